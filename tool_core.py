@@ -1,0 +1,1538 @@
+"""tool_core: the harness side of tool use, from a plain Python function to an agent loop.
+
+What it implements (lecture 001 section 2, 5.5 and 6; lesson 002's round trip):
+  1. `Tool`, `ToolResult` and `ToolRegistry`: a tool is a name, a description, a JSON Schema
+     for its parameters and a Python callable. A decorator builds the schema from type hints
+     and the docstring, the way FastMCP does. `ToolRegistry.call` checks, in order, that the
+     tool exists, that the arguments are an object, that they match the schema, and only
+     then executes; every failure becomes a message written for the model (three kinds:
+     unknown_tool, invalid_arguments, execution_error). It never raises.
+  2. `validate(schema, value)`: JSON Schema draft 2020-12 for the keywords the vendors'
+     function calling accepts (https://json-schema.org/draft/2020-12/json-schema-validation),
+     returning every error with its JSON path.
+  3. The text protocol for models without native tool calling: `render_tool_prompt`,
+     `parse_tool_calls` (robust, on `json.JSONDecoder.raw_decode`) beside the naive
+     `parse_tool_calls_regex`, and `render_tool_results` beside `parse_tool_results`.
+  4. The loop: `ScriptedLM` and `run_agent` (model -> parse -> validate -> execute, read-only
+     calls of one turn in parallel -> results appended -> model), with `tool_choice`.
+  5. Helpers every lab module uses: `count_tokens`, `calculate`, `format_table`.
+  6. Orrin Grid demo tools and the `demo_*` functions behind scripts/03_harness.py.
+
+What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
+the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs,
+`unevaluated*` and `format` assertions (the vendors' function-calling subsets omit them too).
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import html
+import inspect
+import json
+import math
+import re
+import textwrap
+import threading
+import time
+import types
+import typing
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Iterator, Literal, Union
+
+JSON = Any  # a value as json.loads returns it: dict, list, str, int, float, bool or None
+
+# ---------------------------------------------------------------------------------------------
+# --- 1. Tools and results ---
+# ---------------------------------------------------------------------------------------------
+
+REGISTRY_ERROR_KINDS = ("unknown_tool", "invalid_arguments", "execution_error")
+
+
+@dataclass
+class Tool:
+    """A function the model may call: what it sees (name, description, parameters) and what runs."""
+
+    name: str
+    description: str
+    parameters: dict
+    fn: Callable[..., Any]
+    read_only: bool = False  # read-only calls of one turn may run concurrently
+
+    def spec(self) -> dict:
+        """Return what the model sees of this tool: name, description and JSON Schema."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+@dataclass
+class ToolResult:
+    """The outcome of one call, as data: the value, or an error message written for the model.
+
+    `error_kind` is one of REGISTRY_ERROR_KINDS for the registry's verdicts; the loop also
+    reports a malformed call (a ParseError) as a ToolResult whose error_kind is the parse kind.
+    """
+
+    ok: bool
+    content: JSON = None
+    error_kind: str | None = None
+    message: str = ""
+    retryable: bool = False  # only for execution errors: would the same call succeed later?
+
+    @property
+    def text(self) -> str:
+        """Return what goes back to the model: the content as JSON text, or the error message."""
+        if not self.ok:
+            return self.message
+        if isinstance(self.content, str):
+            return self.content
+        return json.dumps(self.content, ensure_ascii=False, default=str)
+
+
+class ToolExecutionError(Exception):
+    """Raise inside a tool to report a failure with an HTTP-like status and retry advice."""
+
+    def __init__(self, message: str, *, status: int | None = None, retryable: bool | None = None):
+        super().__init__(message)
+        self.status = status
+        self.retryable = retryable
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """Say whether retrying the same call can help: timeouts, rate limits and 5xx can; the rest cannot."""
+    if isinstance(exc, ToolExecutionError):
+        if exc.retryable is not None:
+            return exc.retryable
+        return exc.status is not None and (exc.status in (408, 429) or exc.status >= 500)
+    # subtle: socket.timeout is TimeoutError since 3.10; ConnectionError covers resets and refusals.
+    return isinstance(exc, (TimeoutError, ConnectionError))
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 2. validate(schema, value): JSON Schema 2020-12, one function per keyword ---
+# ---------------------------------------------------------------------------------------------
+
+MAX_REF_DEPTH = 100  # a $ref chain this long without consuming data is a cycle in the schema
+
+
+def json_type(value: JSON) -> str:
+    """Name the JSON type of a Python value. Example: 5 -> 'integer', 5.5 -> 'number'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):  # subtle: bool inherits from int, so test it first
+        return "boolean"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _is_number(value: JSON) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_json_type(value: JSON, name: str) -> bool:
+    """Test a value against one JSON Schema type name. Example: (1.0, 'integer') -> True."""
+    if name == "number":
+        return _is_number(value)
+    if name == "integer":  # the spec counts 1.0 as an integer: it is a number with zero fraction
+        return json_type(value) == "integer"
+    return json_type(value) == name
+
+
+def json_equal(a: JSON, b: JSON) -> bool:
+    """Compare two values as JSON does: 1 == 1.0, but true != 1, also inside arrays and objects."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if _is_number(a) and _is_number(b):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def show(value: JSON, limit: int = 60) -> str:
+    """Render a value as short JSON for an error message. Example: 'urgent' -> '"urgent"'."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe(value: JSON) -> str:
+    """Render a value with its JSON type. Example: 'urgent' -> 'string "urgent"'."""
+    return f"{json_type(value)} {show(value)}"
+
+
+def _child(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+class _Validation:
+    """One validation run: knows the root schema (for $ref) and walks schema and value together."""
+
+    def __init__(self, root: JSON):
+        self.root = root
+        self.ref_depth = 0
+
+    def errors(self, schema: JSON, value: JSON, path: str) -> Iterator[str]:
+        if schema is True:
+            return
+        if schema is False:
+            yield f"{path}: no value is allowed here, got {describe(value)}"
+            return
+        if not isinstance(schema, dict):
+            raise ValueError(f"schema at {path} must be an object or a boolean, got {show(schema)}")
+        for keyword, check in KEYWORDS.items():
+            if keyword in schema:
+                yield from check(self, schema[keyword], value, schema, path)
+
+    def is_valid(self, schema: JSON, value: JSON, path: str = "$") -> bool:
+        return next(iter(self.errors(schema, value, path)), None) is None
+
+    def resolve(self, ref: str) -> JSON:
+        """Follow '#' or '#/json/pointer' (RFC 6901, with ~0 ~1 and %-escapes) inside the root."""
+        from urllib.parse import unquote
+
+        if ref != "#" and not ref.startswith("#/"):
+            raise ValueError(f"unsupported $ref {ref!r}: only '#' and '#/...' pointers are resolved")
+        node = self.root
+        for raw in ref[2:].split("/") if ref != "#" else []:
+            part = unquote(raw).replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                raise ValueError(f"$ref {ref!r} does not resolve: no {part!r} in the schema")
+        return node
+
+
+def _kw_type(v, expected, value, schema, path):
+    names = expected if isinstance(expected, list) else [expected]
+    if not any(is_json_type(value, n) for n in names):
+        yield f"{path}: expected {' or '.join(names)}, got {describe(value)}"
+
+
+def _kw_enum(v, options, value, schema, path):
+    if not any(json_equal(value, o) for o in options):
+        yield f"{path}: expected one of {show(options, 200)}, got {show(value)}"
+
+
+def _kw_const(v, const, value, schema, path):
+    if not json_equal(value, const):
+        yield f"{path}: expected exactly {show(const)}, got {show(value)}"
+
+
+def _kw_properties(v, properties, value, schema, path):
+    if isinstance(value, dict):
+        for name, sub in properties.items():
+            if name in value:
+                yield from v.errors(sub, value[name], _child(path, name))
+
+
+def _kw_pattern_properties(v, patterns, value, schema, path):
+    if isinstance(value, dict):
+        for pattern, sub in patterns.items():
+            for name in value:
+                if _search(pattern, name):
+                    yield from v.errors(sub, value[name], _child(path, name))
+
+
+def _kw_additional_properties(v, extra_schema, value, schema, path):
+    if not isinstance(value, dict):
+        return
+    declared = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    extra = [k for k in value if k not in declared and not any(_search(p, k) for p in patterns)]
+    if extra and extra_schema is False:
+        allowed = f"allowed: {sorted(declared)}" + (f", or names matching {sorted(patterns)}" if patterns else "")
+        yield f"{path}: unexpected properties {extra} ({allowed})"
+    elif extra_schema is not False:
+        for name in extra:
+            yield from v.errors(extra_schema, value[name], _child(path, name))
+
+
+def _kw_required(v, required, value, schema, path):
+    if isinstance(value, dict):
+        missing = [name for name in required if name not in value]
+        if missing:
+            yield f"{path}: missing required properties {missing} (required: {list(required)})"
+
+
+def _kw_dependent_required(v, dependencies, value, schema, path):
+    if isinstance(value, dict):
+        for name, needs in dependencies.items():
+            missing = [n for n in needs if n not in value] if name in value else []
+            if missing:
+                yield f"{path}: property {name!r} requires {missing} as well"
+
+
+def _kw_property_names(v, sub, value, schema, path):
+    if isinstance(value, dict):
+        for name in value:
+            for error in v.errors(sub, name, _child(path, name)):
+                yield f"{error} (in a property name)"
+
+
+def _kw_min_properties(v, limit, value, schema, path):
+    if isinstance(value, dict) and len(value) < limit:
+        yield f"{path}: expected at least {limit} properties, got {len(value)}"
+
+
+def _kw_max_properties(v, limit, value, schema, path):
+    if isinstance(value, dict) and len(value) > limit:
+        yield f"{path}: expected at most {limit} properties, got {len(value)}"
+
+
+def _kw_prefix_items(v, prefix, value, schema, path):
+    if isinstance(value, list):
+        for i, (sub, item) in enumerate(zip(prefix, value)):
+            yield from v.errors(sub, item, _child(path, i))
+
+
+def _kw_items(v, sub, value, schema, path):
+    if not isinstance(value, list):
+        return
+    start = len(schema.get("prefixItems", []))  # 2020-12: items covers what prefixItems does not
+    if sub is False and len(value) > start:
+        yield f"{path}: expected at most {start} items, got {len(value)}"
+        return
+    for i in range(start, len(value)):
+        yield from v.errors(sub, value[i], _child(path, i))
+
+
+def _kw_contains(v, sub, value, schema, path):
+    if not isinstance(value, list):
+        return
+    matches = sum(1 for item in value if v.is_valid(sub, item, path))
+    low, high = schema.get("minContains", 1), schema.get("maxContains")
+    if matches < low:
+        yield f"{path}: expected at least {low} items matching 'contains' {show(sub)}, got {matches}"
+    if high is not None and matches > high:
+        yield f"{path}: expected at most {high} items matching 'contains' {show(sub)}, got {matches}"
+
+
+def _kw_min_items(v, limit, value, schema, path):
+    if isinstance(value, list) and len(value) < limit:
+        yield f"{path}: expected at least {limit} items, got {len(value)}"
+
+
+def _kw_max_items(v, limit, value, schema, path):
+    if isinstance(value, list) and len(value) > limit:
+        yield f"{path}: expected at most {limit} items, got {len(value)}"
+
+
+def _kw_unique_items(v, unique, value, schema, path):
+    if unique and isinstance(value, list):
+        for j in range(len(value)):
+            for i in range(j):
+                if json_equal(value[i], value[j]):
+                    yield f"{path}: items must be unique, but [{i}] and [{j}] are both {show(value[j])}"
+                    return
+
+
+def _numeric(compare: Callable[[float, float], bool], phrase: str):
+    def check(v, limit, value, schema, path):
+        if _is_number(value) and not compare(value, limit):
+            yield f"{path}: expected a number {phrase} {limit}, got {show(value)}"
+
+    return check
+
+
+def _kw_multiple_of(v, divisor, value, schema, path):
+    if _is_number(value) and not _exact(value) % _exact(divisor) == 0:
+        yield f"{path}: expected a multiple of {divisor}, got {show(value)}"
+
+
+def _exact(x: int | float) -> Fraction:
+    # subtle: 0.0075 / 0.0001 is not an integer in binary floating point; the decimal text the
+    # value was written as (repr gives the shortest round-trip form) divides exactly.
+    return Fraction(x) if isinstance(x, int) or not math.isfinite(x) else Fraction(repr(x))
+
+
+def _kw_min_length(v, limit, value, schema, path):
+    if isinstance(value, str) and len(value) < limit:  # len counts code points, as the spec asks
+        yield f"{path}: expected at least {limit} characters, got {len(value)} in {show(value)}"
+
+
+def _kw_max_length(v, limit, value, schema, path):
+    if isinstance(value, str) and len(value) > limit:
+        yield f"{path}: expected at most {limit} characters, got {len(value)} in {show(value)}"
+
+
+def _search(pattern: str, text: str) -> bool:
+    try:
+        return re.search(pattern, text) is not None  # unanchored, as ECMA-262 `test` is
+    except re.error as exc:
+        raise ValueError(f"schema pattern {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+def _kw_pattern(v, pattern, value, schema, path):
+    if isinstance(value, str) and not _search(pattern, value):
+        yield f"{path}: expected a string matching /{pattern}/, got {show(value)}"
+
+
+def _kw_all_of(v, subs, value, schema, path):
+    for sub in subs:
+        yield from v.errors(sub, value, path)
+
+
+def _alternatives(v, subs, value, path) -> list[list[str]]:
+    return [list(v.errors(sub, value, path)) for sub in subs]
+
+
+def _kw_any_of(v, subs, value, schema, path):
+    found = _alternatives(v, subs, value, path)
+    if all(found):
+        yield _none_matched("anyOf", found, value, path)
+
+
+def _kw_one_of(v, subs, value, schema, path):
+    found = _alternatives(v, subs, value, path)
+    matched = [i for i, errors in enumerate(found) if not errors]
+    if not matched:
+        yield _none_matched("oneOf", found, value, path)
+    elif len(matched) > 1:
+        yield f"{path}: expected exactly one oneOf alternative to match, but {matched} all match {show(value)}"
+
+
+def _none_matched(keyword: str, found: list[list[str]], value: JSON, path: str) -> str:
+    reasons = "; ".join(f"[{i}] {errors[0]}" for i, errors in enumerate(found))
+    return f"{path}: {describe(value)} matches none of the {len(found)} {keyword} alternatives ({reasons})"
+
+
+def _kw_not(v, sub, value, schema, path):
+    if v.is_valid(sub, value, path):
+        yield f"{path}: expected a value that does not match {show(sub)}, got {show(value)}"
+
+
+def _kw_if(v, condition, value, schema, path):
+    branch = "then" if v.is_valid(condition, value, path) else "else"
+    if branch in schema:
+        yield from v.errors(schema[branch], value, path)
+
+
+def _kw_ref(v, ref, value, schema, path):
+    if v.ref_depth >= MAX_REF_DEPTH:
+        raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop")
+    v.ref_depth += 1
+    try:
+        yield from v.errors(v.resolve(ref), value, path)
+    finally:
+        v.ref_depth -= 1
+
+
+KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
+    "$ref": _kw_ref,
+    "type": _kw_type,
+    "enum": _kw_enum,
+    "const": _kw_const,
+    "required": _kw_required,
+    "properties": _kw_properties,
+    "patternProperties": _kw_pattern_properties,
+    "additionalProperties": _kw_additional_properties,
+    "dependentRequired": _kw_dependent_required,
+    "propertyNames": _kw_property_names,
+    "minProperties": _kw_min_properties,
+    "maxProperties": _kw_max_properties,
+    "prefixItems": _kw_prefix_items,
+    "items": _kw_items,
+    "contains": _kw_contains,
+    "minItems": _kw_min_items,
+    "maxItems": _kw_max_items,
+    "uniqueItems": _kw_unique_items,
+    "minimum": _numeric(lambda x, m: x >= m, ">="),
+    "maximum": _numeric(lambda x, m: x <= m, "<="),
+    "exclusiveMinimum": _numeric(lambda x, m: x > m, ">"),
+    "exclusiveMaximum": _numeric(lambda x, m: x < m, "<"),
+    "multipleOf": _kw_multiple_of,
+    "minLength": _kw_min_length,
+    "maxLength": _kw_max_length,
+    "pattern": _kw_pattern,
+    "allOf": _kw_all_of,
+    "anyOf": _kw_any_of,
+    "oneOf": _kw_one_of,
+    "not": _kw_not,
+    "if": _kw_if,
+}
+# Not listed, so ignored as the spec allows for annotations: format, default, title,
+# description, examples, $defs, $schema, $comment, then/else (read by "if"), min/maxContains
+# (read by "contains"). `default` is never applied: validation does not change the value.
+
+
+def validate(schema: JSON, value: JSON) -> list[str]:
+    """Check a value against a JSON Schema; return every error (empty list = valid).
+
+    Each error names the JSON path, what was expected and what was given, e.g.
+    '$.priority: expected one of ["low", "normal", "high"], got "urgent"'.
+    A broken schema (bad $ref, bad pattern) is the programmer's mistake and raises ValueError.
+    Example: validate({"type": "integer"}, 1.0) -> []
+    """
+    try:
+        return list(_Validation(schema).errors(schema, value, "$"))
+    except RecursionError:
+        return ["$: the value is nested too deeply to validate"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 3. From a Python function to a Tool (type hints + docstring -> JSON Schema) ---
+# ---------------------------------------------------------------------------------------------
+
+_SIMPLE_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null",
+                 list: "array", tuple: "array", dict: "object"}
+
+
+def schema_for_type(hint: Any) -> dict:
+    """Translate one type hint into JSON Schema. Example: list[int] -> {"type": "array", "items": {"type": "integer"}}."""
+    if hint is Any:
+        return {}
+    if hint in _SIMPLE_TYPES:
+        return {"type": _SIMPLE_TYPES[hint]}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Literal:
+        kinds = {json_type(a) for a in args}
+        return ({"type": kinds.pop()} if len(kinds) == 1 else {}) | {"enum": list(args)}
+    if origin in (Union, types.UnionType):
+        return _union_schema(args)
+    if origin is typing.Annotated:
+        notes = [a for a in args[1:] if isinstance(a, str)]
+        return schema_for_type(args[0]) | ({"description": notes[0]} if notes else {})
+    if origin is list:
+        return {"type": "array"} | ({"items": schema_for_type(args[0])} if args else {})
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": schema_for_type(args[0])}
+        return {"type": "array", "prefixItems": [schema_for_type(a) for a in args],
+                "minItems": len(args), "maxItems": len(args)}
+    if origin is dict:
+        return {"type": "object"} | ({"additionalProperties": schema_for_type(args[1])} if args else {})
+    raise TypeError(f"cannot build a JSON Schema for type hint {hint!r}: use str, int, float, bool, "
+                    "list[...], tuple[...], dict, Literal[...], Optional[...] or a union of these")
+
+
+def _union_schema(args: tuple) -> dict:
+    options = [a for a in args if a is not type(None)]
+    nullable = len(options) < len(args)
+    if len(options) > 1:
+        return {"anyOf": [schema_for_type(a) for a in args]}
+    schema = schema_for_type(options[0])
+    if not nullable:
+        return schema
+    if "enum" in schema:  # Optional[Literal[...]]: null joins the enum and the type list
+        schema["enum"] = schema["enum"] + [None]
+    if isinstance(schema.get("type"), str):
+        schema["type"] = [schema["type"], "null"]
+        return schema
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+_SECTION = re.compile(r"^(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\s*$")
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """Split a docstring into the tool description (first paragraph) and per-parameter notes.
+
+    Reads Google style ("Args:" then "name: text" or "name (type): text", continuation lines
+    indented deeper) and Sphinx style (":param name: text").
+    Example: "Look up X.\\n\\nArgs:\\n    code: the id" -> ("Look up X.", {"code": "the id"})
+    """
+    lines = inspect.cleandoc(doc or "").splitlines()
+    first = []
+    for line in lines:
+        if not line.strip() or _SECTION.match(line.strip()) or line.lstrip().startswith(":"):
+            break
+        first.append(line.strip())
+    params: dict[str, str] = {}
+    section, current, indent = None, None, 0
+    for line in lines:
+        stripped = line.strip()
+        sphinx = re.match(r":param\s+(?:[\w\[\], ]+\s+)?(\w+):\s*(.*)", stripped)
+        if sphinx:
+            current, section = sphinx.group(1), None
+            params[current] = sphinx.group(2)
+            continue
+        header = _SECTION.match(stripped)
+        if header:
+            section, current = header.group(1), None
+            continue
+        if section in ("Args", "Arguments", "Parameters", "Params") and stripped:
+            this_indent = len(line) - len(line.lstrip())
+            entry = re.match(r"(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)", stripped)
+            if entry and (current is None or this_indent <= indent):
+                current, indent = entry.group(1), this_indent
+                params[current] = entry.group(2)
+                continue
+        if current and stripped and section != "Returns":
+            params[current] = f"{params[current]} {stripped}".strip()
+        elif not stripped:
+            current = None if section is None else current
+    return " ".join(first), params
+
+
+def tool_from_function(fn: Callable, *, name: str | None = None, description: str | None = None,
+                       read_only: bool = False) -> Tool:
+    """Build a Tool from a plain function: hints -> schema, docstring -> descriptions.
+
+    A parameter with a default is optional (its default is shown, never applied by validate);
+    Optional[X] also admits null. The schema forbids properties the function does not take.
+    """
+    hints = typing.get_type_hints(fn, include_extras=True)
+    summary, notes = parse_docstring(fn.__doc__)
+    properties, required = {}, []
+    for param in inspect.signature(fn).parameters.values():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise TypeError(f"{fn.__name__}: *args/**kwargs cannot be described to a model; name every parameter")
+        if param.name not in hints:
+            raise TypeError(f"{fn.__name__}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
+        prop = schema_for_type(hints[param.name])
+        if param.name in notes:
+            prop["description"] = notes[param.name]
+        if param.default is param.empty:
+            required.append(param.name)
+        elif param.default is None or isinstance(param.default, (str, int, float, bool)):
+            prop["default"] = param.default
+        properties[param.name] = prop
+    description = description if description is not None else summary
+    if not description:
+        raise TypeError(f"{fn.__name__}: give the tool a docstring; its description is all the model knows about it")
+    schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    return Tool(name or fn.__name__, description, schema, fn, read_only)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 4. The registry: exists -> is an object -> matches the schema -> execute ---
+# ---------------------------------------------------------------------------------------------
+
+class ToolRegistry:
+    """The tools a harness offers, and the one place where a model's call is checked and run."""
+
+    def __init__(self, tools: typing.Iterable[Tool] = ()):
+        self._tools: dict[str, Tool] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> Tool:
+        """Add a tool; a second tool with the same name is a programmer's mistake."""
+        if tool.name in self._tools:
+            raise ValueError(f"a tool named {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+        return tool
+
+    def tool(self, fn: Callable | None = None, *, name: str | None = None, description: str | None = None,
+             read_only: bool = False):
+        """Decorator: register a function as a tool (usable bare or with keyword options)."""
+        def wrap(f: Callable) -> Callable:
+            self.register(tool_from_function(f, name=name, description=description, read_only=read_only))
+            return f
+        return wrap(fn) if fn is not None else wrap
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def get(self, name: object) -> Tool | None:
+        """Return the tool with this name, or None."""
+        return self._tools.get(name) if isinstance(name, str) else None
+
+    def names(self) -> list[str]:
+        """Return the tool names, sorted."""
+        return sorted(self._tools)
+
+    def call(self, name: object, arguments: object) -> ToolResult:
+        """Check and run one call; every failure comes back as a ToolResult, never an exception."""
+        tool = self.get(name)
+        if tool is None:
+            return ToolResult(False, error_kind="unknown_tool", message=self.unknown_tool_message(name))
+        if not isinstance(arguments, dict):
+            return ToolResult(False, error_kind="invalid_arguments",
+                              message=_not_an_object_message(tool.name, arguments))
+        try:
+            errors = validate(tool.parameters, arguments)
+        except ValueError as exc:  # the tool's own schema is broken: not the model's fault
+            return ToolResult(False, error_kind="execution_error",
+                              message=f"{tool.name} has a broken schema ({exc}); this is a bug in the tool, not in your call")
+        if errors:
+            return ToolResult(False, error_kind="invalid_arguments", message=(
+                f"invalid arguments for {tool.name}: " + "; ".join(errors)
+                + f". Nothing was executed. Fix the arguments and call {tool.name} again."))
+        return _execute(tool, arguments)
+
+    def unknown_tool_message(self, name: object) -> str:
+        """Say that a tool does not exist, list the real ones and the closest name."""
+        shown = show(name)
+        available = self.names()
+        close = difflib.get_close_matches(str(name), available, n=1, cutoff=0.0)
+        hint = f" The closest name is {close[0]!r}; call it only if it does what you need." if close else ""
+        return (f"unknown tool {shown}. Available tools: {', '.join(available) or '(none)'}.{hint} "
+                "If no tool fits the request, answer the user directly instead of calling a tool.")
+
+
+def _not_an_object_message(name: str, arguments: object) -> str:
+    hint = ""
+    if isinstance(arguments, str):
+        try:
+            if isinstance(json.loads(arguments), dict):
+                hint = f" You sent the object encoded as a string; write the object itself: {arguments}"
+        except ValueError:
+            pass
+    return f"arguments for {name} must be a JSON object, got {describe(arguments)}.{hint}"
+
+
+def _execute(tool: Tool, arguments: dict) -> ToolResult:
+    try:
+        return ToolResult(True, content=tool.fn(**arguments))
+    except Exception as exc:  # any failure inside the tool is data for the model, not a crash
+        retry = is_retryable(exc)
+        advice = ("This is temporary: the same call may succeed if retried." if retry else
+                  "Retrying the same call will fail the same way: change the arguments, try another tool, or tell the user.")
+        return ToolResult(False, error_kind="execution_error", retryable=retry,
+                          message=f"{tool.name} failed: {type(exc).__name__}: {exc}. {advice}")
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 5. The text protocol: the prompt, the robust parser and the naive one, the results ---
+# ---------------------------------------------------------------------------------------------
+
+OPEN, CLOSE = "<tool_call>", "</tool_call>"
+STOP_SEQUENCES = ["<tool_result"]  # a real model is stopped here so it cannot invent results
+MAX_JSON_DEPTH = 64
+PARSE_ERROR_KINDS = ("truncated", "invalid_json", "not_an_object", "bad_name", "bad_arguments")
+
+CALL_FORMAT = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as a JSON object>}}</tool_call>'
+
+
+def render_tool_prompt(tools: typing.Iterable[Tool], tool_choice: str = "auto") -> str:
+    """Write the system prompt's tools block, the call format and the rules of the protocol."""
+    lines = ["You can use the tools listed below. Each is one JSON object with its name, description",
+             "and a JSON Schema for its arguments.", "<tools>"]
+    lines += [json.dumps(t.spec(), ensure_ascii=False) for t in tools]
+    lines += ["</tools>", "", "To call a tool, write exactly:", CALL_FORMAT, "",
+              "Rules:",
+              "1. You may write several calls in one reply when none needs another's result; they may run in parallel.",
+              "2. After your last call, stop and wait: each result comes back in a <tool_result> block tagged with the call's id.",
+              "3. Call only the tools listed above, with their exact names and arguments. Never invent a tool.",
+              "4. If no tool fits the request, answer directly in plain text, with no <tool_call>.",
+              "5. If a result is an error, read it: fix the call, or tell the user what went wrong."]
+    choice = _TOOL_CHOICE_RULES.get(tool_choice) or f"This turn you must call the tool {tool_choice!r}."
+    return "\n".join(lines + ([choice] if tool_choice != "auto" else []))
+
+
+_TOOL_CHOICE_RULES = {"auto": "", "required": "This turn you must call at least one tool.",
+                      "none": "This turn you must not call any tool: answer in plain text."}
+
+
+@dataclass
+class ToolCall:
+    """One call the model wrote: the tool's name, its arguments, an id, and where it stood."""
+
+    name: str
+    arguments: dict
+    id: str = ""
+    span: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class ParseError:
+    """A <tool_call> that could not be read, with its kind and a message written for the model."""
+
+    kind: str  # one of PARSE_ERROR_KINDS
+    message: str
+    span: tuple[int, int] = (0, 0)
+    raw: str = ""  # the text of the broken call, so nothing the model wrote is lost
+    id: str = ""
+
+
+@dataclass
+class ParseResult:
+    """What parse_tool_calls found: calls and errors in text order, and the text outside them."""
+
+    calls: list[ToolCall] = field(default_factory=list)
+    errors: list[ParseError] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)  # the pieces of text before, between, after
+
+    @property
+    def text(self) -> str:
+        """Return the prose outside the calls, joined."""
+        return "".join(self.outside).strip()
+
+    @property
+    def items(self) -> list[ToolCall | ParseError]:
+        """Return calls and errors together in the order they stand in the text."""
+        return sorted(self.calls + self.errors, key=lambda item: item.span)
+
+
+_STRICT_JSON = json.JSONDecoder(parse_constant=lambda name: _reject_constant(name))
+_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\n)?\s*")
+_FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON (JSON has no NaN or Infinity)")
+
+
+def parse_tool_calls(text: str) -> ParseResult:
+    """Find every <tool_call> in a reply: one ToolCall or one ParseError per opening tag.
+
+    JSON's own grammar (json.JSONDecoder.raw_decode) decides where a call's JSON ends, so a
+    tag or a brace inside a string argument cannot cut it short. Nothing is repaired: single
+    quotes, trailing commas and comments are invalid_json. Never raises.
+    Example: 'Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>' -> calls [f({})], text 'Hi'
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    result, pos = ParseResult(), 0
+    while (start := text.find(OPEN, pos)) >= 0:
+        result.outside.append(text[pos:start])
+        item, pos = _parse_one(text, start)
+        (result.calls if isinstance(item, ToolCall) else result.errors).append(item)
+    result.outside.append(text[pos:])
+    _drop_fence_wrappers(result.outside)
+    return result
+
+
+def _parse_one(text: str, start: int) -> tuple[ToolCall | ParseError, int]:
+    """Read the call whose opening tag stands at `start`; return it and where the text resumes."""
+    body = _FENCE_OPEN.match(text, start + len(OPEN)).end()
+    next_open = text.find(OPEN, body)
+    region_end = next_open if next_open >= 0 else len(text)
+
+    def error(kind: str, message: str, end: int) -> tuple[ParseError, int]:
+        return ParseError(kind, message, (start, end), text[start:end]), end
+
+    if body >= len(text) or body == next_open:
+        where = "the next <tool_call> opens" if body == next_open else "the text ends"
+        return error("truncated", f"{where} right after <tool_call>: the call is missing. " + _REWRITE, region_end)
+    if text.startswith(CLOSE, body):
+        return error("invalid_json", "the call is empty. " + _REWRITE, body + len(CLOSE))
+    try:
+        value, json_end = _STRICT_JSON.raw_decode(text, body)
+    except json.JSONDecodeError as exc:
+        # subtle: an unfinished string may have swallowed a later <tool_call>; judge the JSON
+        # only up to that tag when the error lies beyond it.
+        end = region_end if exc.pos >= region_end else len(text)
+        if _is_json_prefix(text[body:end]):
+            cause = "the next <tool_call> opens" if end < len(text) else "the text ends"
+            return error("truncated", f"{cause} inside the JSON: the call was cut off. " + _SHORTER, end)
+        close = text.find(CLOSE, exc.pos)
+        stop = close + len(CLOSE) if 0 <= close < region_end else region_end
+        return error("invalid_json", f"not valid JSON: {exc.msg} at {_where(text, body, exc.pos)}. " + _REWRITE, stop)
+    except (ValueError, RecursionError) as exc:
+        close = text.find(CLOSE, body)
+        stop = close + len(CLOSE) if 0 <= close < region_end else region_end
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        return error("invalid_json", f"not valid JSON: {reason}. " + _REWRITE, stop)
+    after = _FENCE_CLOSE.match(text, json_end).end()
+    if text.startswith(CLOSE, after):
+        return _check_call(value, text, start, after + len(CLOSE))
+    close = text.find(CLOSE, after)
+    next_open = text.find(OPEN, after)
+    if close >= 0 and (next_open < 0 or close < next_open):
+        return error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
+                     f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
+                     close + len(CLOSE))
+    cause = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
+    end = next_open if next_open >= 0 else len(text)
+    return error("truncated", f"the JSON is complete but {cause} before </tool_call>: the reply was probably "
+                 f"cut off. Close every call with </tool_call>.", end)
+
+
+_REWRITE = "Write each call as " + CALL_FORMAT
+_SHORTER = "Write the call again, complete, and keep it shorter if you were near the length limit."
+
+
+def _where(text: str, body: int, pos: int) -> str:
+    return f"character {pos - body} of the call, near {show(text[max(body, pos - 12):pos + 12], 40)}"
+
+
+def _is_json_prefix(fragment: str) -> bool:
+    """Say whether some continuation could make `fragment` valid JSON, i.e. it was cut short.
+
+    Example: '{"code": "E-14' -> True; "{'code': 1}" -> False
+    """
+    try:
+        _STRICT_JSON.raw_decode(fragment)
+        return False  # complete, so not a cut-off prefix
+    except json.JSONDecodeError as exc:
+        rest = fragment[exc.pos:].rstrip()
+        if exc.msg.startswith("Unterminated string"):
+            return True  # the string runs to the end of the fragment
+        if exc.msg.startswith("Invalid \\uXXXX"):
+            return re.fullmatch(r"\\u[0-9a-fA-F]{0,3}", rest) is not None
+        # a literal or number cut mid-word: 'tru', 'nul', '-', '1.', '1e+'
+        return (rest == "" or any(w.startswith(rest) for w in ("true", "false", "null"))
+                or re.fullmatch(r"-|\.|[eE][+-]?", rest) is not None)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall | ParseError, int]:
+    """Turn decoded JSON into a ToolCall, or say precisely what is wrong with its shape."""
+    def error(kind: str, message: str) -> tuple[ParseError, int]:
+        return ParseError(kind, message, (start, end), text[start:end]), end
+
+    if not isinstance(value, dict):
+        return error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE)
+    if _depth(value) > MAX_JSON_DEPTH:
+        return error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE)
+    name = value.get("name")
+    if not isinstance(name, str) or not name.strip():
+        got = "no \"name\"" if "name" not in value else f"\"name\": {show(name)}"
+        return error("bad_name", f"the call has {got}; \"name\" must be the name of a listed tool, as a string.")
+    if "arguments" not in value:
+        if "parameters" in value:
+            return error("bad_arguments", f"use \"arguments\", not \"parameters\": "
+                         f'{{"name": {show(name)}, "arguments": {show(value["parameters"], 200)}}}')
+        return error("bad_arguments", f"the call to {name} has no \"arguments\"; write \"arguments\": {{}} "
+                     "when the tool takes none.")
+    arguments = value["arguments"]
+    if isinstance(arguments, str):
+        return error("bad_arguments", f"\"arguments\" of {name} is a string; write the JSON object itself, "
+                     f"not encoded as a string: \"arguments\": {{...}}, not \"arguments\": \"{{...}}\".")
+    if not isinstance(arguments, dict):
+        return error("bad_arguments", f"\"arguments\" of {name} must be a JSON object, got {describe(arguments)}.")
+    return ToolCall(name, arguments, span=(start, end)), end
+
+
+def _depth(value: JSON) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def _drop_fence_wrappers(pieces: list[str]) -> None:
+    """Remove a ```json fence that wraps calls from the surrounding prose (a wrapper, not text)."""
+    for i in range(len(pieces) - 1):
+        opener = re.search(r"```[A-Za-z0-9_-]*[ \t]*\n?\s*$", pieces[i])
+        closer = re.match(r"\s*```", pieces[i + 1])
+        if opener and (closer or i + 1 < len(pieces) - 1):
+            j = i + 1
+            while j < len(pieces) - 1 and not re.match(r"\s*```", pieces[j]):
+                j += 1  # the fence may wrap several calls in a row
+            if re.match(r"\s*```", pieces[j]) and all(not p.strip() for p in pieces[i + 1:j]):
+                pieces[i] = pieces[i][: opener.start()]
+                pieces[j] = re.sub(r"^\s*```", "", pieces[j], count=1)
+
+
+_NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
+
+
+def parse_tool_calls_regex(text: str) -> list[ToolCall]:
+    """The naive baseline: paired tags by regex, then json.loads; failures vanish silently.
+
+    Kept to show how it fails (scripts/03 demo 2): it has no error channel, so a truncated or
+    malformed call looks exactly like "no call", and a tag inside a string cuts the JSON short.
+    """
+    calls = []
+    for match in _NAIVE.finditer(text):
+        try:
+            obj = json.loads(match.group(1))
+        except ValueError:
+            continue  # the flaw on display: a broken call disappears without a trace
+        if isinstance(obj, dict):
+            calls.append(ToolCall(obj.get("name"), obj.get("arguments", {}), span=match.span()))
+    return calls
+
+
+def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, ToolResult]]) -> str:
+    """Write results back as <tool_result> blocks, in call order, tagged with each call's id and name.
+
+    Example: (ToolCall('calculate', {...}, id='call_1'), ToolResult(True, 15541316)) ->
+             '<tool_result name="calculate" id="call_1">15541316</tool_result>'
+    """
+    blocks = []
+    for call, result in results:
+        attrs = [f'name="{html.escape(call.name)}"'] if isinstance(call, ToolCall) else []
+        attrs.append(f'id="{html.escape(call.id)}"')
+        if not result.ok:
+            attrs.append(f'error="{html.escape(result.error_kind or "error")}"')
+        body = result.text.replace("</tool_result>", "<\\/tool_result>")  # a result cannot close its own block
+        blocks.append(f"<tool_result {' '.join(attrs)}>{body}</tool_result>")
+    return "\n".join(blocks)
+
+
+_RESULT = re.compile(r"<tool_result((?:\s+\w+=\"[^\"]*\")*)>(.*?)</tool_result>", re.DOTALL)
+
+
+def parse_tool_results(text: str) -> list[dict]:
+    """Read <tool_result> blocks back: a dict per block with its attributes and 'content'.
+
+    Example: '<tool_result name="f" id="call_1">5</tool_result>' -> [{'name': 'f', 'id': 'call_1', 'content': '5'}]
+    """
+    found = []
+    for match in _RESULT.finditer(text):
+        attrs = {k: html.unescape(v) for k, v in re.findall(r"(\w+)=\"([^\"]*)\"", match.group(1))}
+        found.append(attrs | {"content": match.group(2).replace("<\\/tool_result>", "</tool_result>")})
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6. The loop: ScriptedLM, tool_choice, run_agent, Transcript ---
+# ---------------------------------------------------------------------------------------------
+
+Message = dict  # {"role": "system" | "user" | "assistant" | "tool", "content": str}
+LM = Callable[..., str]  # lm(messages, stop=[...]) -> reply text
+
+
+class ScriptedLM:
+    """A fake model: plays back scripted replies in order, or asks a function of the conversation.
+
+    Like a real API it honours stop sequences: a reply is cut where a stop string begins.
+    """
+
+    def __init__(self, replies: list[str] | Callable[[list[Message]], str]):
+        self.replies = replies
+        self.prompts: list[list[Message]] = []  # every conversation it was shown, for inspection
+
+    def __call__(self, messages: list[Message], stop: list[str] | None = None) -> str:
+        self.prompts.append([dict(m) for m in messages])
+        if callable(self.replies):
+            reply = self.replies(messages)
+        elif len(self.prompts) <= len(self.replies):
+            reply = self.replies[len(self.prompts) - 1]
+        else:
+            raise ValueError(f"ScriptedLM has only {len(self.replies)} replies and was asked for another")
+        cuts = [reply.find(s) for s in stop or [] if s in reply]
+        return reply[: min(cuts)] if cuts else reply
+
+
+@dataclass
+class CallRecord:
+    """One executed (or refused) call in the loop's log."""
+
+    id: str
+    name: str | None
+    arguments: JSON
+    ok: bool
+    error_kind: str | None
+    seconds: float
+    step: int
+    batch: int  # calls with the same (step, batch) ran concurrently
+
+
+@dataclass
+class Transcript:
+    """The conversation and the per-call log of one run_agent."""
+
+    messages: list[Message] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    stop_reason: str = ""  # final_answer | max_steps | repeated_failure
+    final_answer: str | None = None
+    steps: int = 0
+
+    def add(self, role: str, content: str) -> None:
+        """Append a message."""
+        self.messages.append({"role": role, "content": content})
+
+    def render(self, width: int = 96, system: bool = False) -> str:
+        """Show the conversation as '[role ] text' lines (the system prompt only if asked)."""
+        lines = []
+        for m in self.messages:
+            if m["role"] == "system" and not system:
+                continue
+            label = {"assistant": "model"}.get(m["role"], m["role"])
+            for i, line in enumerate(m["content"].splitlines() or [""]):
+                for j, piece in enumerate(textwrap.wrap(line, width - 8) or [""]):
+                    lines.append(f"[{label:<5}] {piece}" if i == j == 0 else f"        {piece}")
+        lines.append(f"-- stop: {self.stop_reason} after {self.steps} model turn(s), {len(self.calls)} call(s)")
+        return "\n".join(lines)
+
+
+TOOL_CHOICES = ("auto", "required", "none")
+
+
+def allowed_tools(tool_choice: str, registry: ToolRegistry) -> set[str]:
+    """Return the tool names a reply may call under a tool_choice (auto/required/none/a name)."""
+    if tool_choice in ("auto", "required"):
+        return set(registry.names())
+    return set() if tool_choice == "none" else {tool_choice}
+
+
+def tool_choice_problem(tool_choice: str, calls: list[ToolCall]) -> str | None:
+    """Say what a reply's calls violate under tool_choice, or None when they comply.
+
+    Vendors enforce tool_choice while decoding; a text protocol can only ask in the prompt and
+    check the reply, then tell the model what was expected.
+    """
+    names = [c.name for c in calls]
+    if tool_choice == "required" and not names:
+        return "tool_choice is 'required': your reply must contain at least one <tool_call>."
+    if tool_choice not in TOOL_CHOICES and tool_choice not in names:
+        return f"tool_choice names {tool_choice!r}: your reply must call {tool_choice}."
+    return None
+
+
+def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None = None,
+              tool_choice: str = "auto", max_steps: int = 8, max_workers: int = 4,
+              reset_tool_choice: bool = True) -> Transcript:
+    """Run the round trip until a final answer, the step limit, or the same failing call twice.
+
+    Each model turn: parse the reply; a reply with no call is the final answer. Otherwise every
+    call gets an id, is validated and executed by the registry (consecutive read-only calls
+    concurrently, calls with side effects one by one in order), and all results of the turn go
+    back in one message, in call order. Parse and tool errors go back as results too.
+    tool_choice applies until a tool has run, then resets to 'auto' (reset_tool_choice, as the
+    OpenAI Agents SDK does) so a forced call cannot loop forever.
+    """
+    if tool_choice not in TOOL_CHOICES and tool_choice not in registry:
+        raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or a tool name, got {tool_choice!r}")
+    tools = list(registry)
+    t = Transcript()
+    t.add("system", system if system is not None else render_tool_prompt(tools))
+    t.add("user", user)
+    failures: dict[tuple, int] = {}
+    choice, next_id = tool_choice, 1
+    while t.steps < max_steps:
+        t.steps += 1
+        request = t.messages
+        if system is None and choice != "auto":  # tool_choice travels with each request, like a vendor's
+            request = [{"role": "system", "content": render_tool_prompt(tools, choice)}] + t.messages[1:]
+        reply = lm(request, stop=STOP_SEQUENCES)
+        t.add("assistant", reply)
+        parsed = parse_tool_calls(reply)
+        items = parsed.items
+        for item in items:
+            item.id, next_id = f"call_{next_id}", next_id + 1
+        problem = tool_choice_problem(choice, parsed.calls)
+        if not items and not problem:
+            t.stop_reason, t.final_answer = "final_answer", parsed.text
+            return t
+        results = _run_turn(registry, items, allowed_tools(choice, registry), choice, t, max_workers)
+        if items:
+            t.add("tool", render_tool_results(zip(items, results)))
+        if problem:
+            t.add("user", f"[harness] {problem}")
+        if reset_tool_choice and any(r.ok for r in results):
+            choice = "auto"
+        for item, result in zip(items, results):
+            if not result.ok:
+                key = _failure_key(item)
+                failures[key] = failures.get(key, 0) + 1
+                if failures[key] >= 2:
+                    t.stop_reason = "repeated_failure"
+                    return t
+    t.stop_reason = "max_steps"
+    return t
+
+
+def _failure_key(item: ToolCall | ParseError) -> tuple:
+    if isinstance(item, ParseError):
+        return ("parse", item.kind, item.raw)
+    return ("call", item.name, json.dumps(item.arguments, sort_keys=True, default=str))
+
+
+def _run_turn(registry: ToolRegistry, items: list[ToolCall | ParseError], allowed: set[str], choice: str,
+              transcript: Transcript, max_workers: int) -> list[ToolResult]:
+    """Execute one turn's calls: read-only runs concurrently, side effects one by one, in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    results: list[ToolResult | None] = [None] * len(items)
+    records: list[CallRecord | None] = [None] * len(items)
+    batch: list[int] = []
+    batch_no = 0
+
+    def run(i: int) -> None:
+        item, began = items[i], time.perf_counter()
+        result = results[i] = _one_result(registry, item, allowed, choice)
+        call = item if isinstance(item, ToolCall) else None
+        records[i] = CallRecord(item.id, call and call.name, call and call.arguments, result.ok,
+                                result.error_kind, time.perf_counter() - began, transcript.steps, batch_no)
+
+    def flush() -> None:
+        nonlocal batch_no
+        if len(batch) > 1:
+            with ThreadPoolExecutor(max_workers=min(max_workers, len(batch))) as pool:
+                list(pool.map(run, batch))
+        elif batch:
+            run(batch[0])
+        batch.clear()
+        batch_no += 1
+
+    for i, item in enumerate(items):
+        tool = registry.get(item.name) if isinstance(item, ToolCall) else None
+        if tool is None or tool.read_only or tool.name not in allowed:
+            batch.append(i)  # read-only, or refused before it could touch anything
+        else:
+            flush()
+            batch.append(i)
+            flush()
+    flush()
+    transcript.calls.extend(records)  # type: ignore[arg-type]
+    return results  # type: ignore[return-value]
+
+
+def _one_result(registry: ToolRegistry, item: ToolCall | ParseError, allowed: set[str], choice: str) -> ToolResult:
+    if isinstance(item, ParseError):
+        return ToolResult(False, error_kind=item.kind, message=item.message)
+    if item.name in registry and item.name not in allowed:
+        reason = "no tool may be called" if choice == "none" else f"only {choice} may be called"
+        return ToolResult(False, error_kind="unknown_tool",
+                          message=f"{item.name} is not available in this turn: tool_choice is {choice!r}, so {reason}.")
+    return registry.call(item.name, item.arguments)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7. Helpers: count_tokens, calculate, format_table ---
+# ---------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]+")
+
+
+def count_tokens(text: str) -> int:
+    """Count tokens with a fixed stand-in rule, so every token figure in the lab is reproducible.
+
+    The rule: a run of ASCII letters costs one token per 8 letters, a run of digits one per 3
+    digits, a run of other non-space characters one per 2 characters (each rounded up); spaces
+    are free. On English and JSON this lands within about 20% of a real BPE tokenizer; the lab
+    compares sizes, it does not bill them.
+    Example: 'get_incident("E-1474")' -> 9  (get _ incident (" E - 1474:2 ")
+    """
+    total = 0
+    for piece in _TOKEN.findall(text):
+        per = 8 if piece[0].isascii() and piece[0].isalpha() else 3 if piece[0].isdigit() else 2
+        total += -(-len(piece) // per)
+    return total
+
+
+MAX_RESULT_BITS = 4096  # about 1,233 decimal digits: 9**9**9 is refused before it is computed
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+              ast.Pow: lambda a, b: a ** b}
+
+
+def calculate(expression: str) -> int | float:
+    """Evaluate arithmetic safely by walking its syntax tree: numbers, + - * / // % **, parentheses.
+
+    Names, calls, attributes and everything else are refused; so is a result larger than
+    MAX_RESULT_BITS, checked before a power is computed. Never eval.
+    Accepts × and ÷ as the lecture writes them. Example: calculate("17423 * 892") -> 15541316
+    """
+    if not isinstance(expression, str):
+        raise ValueError(f"expression must be a string, got {type(expression).__name__}")
+    source = expression.replace("×", "*").replace("÷", "/").strip()
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError) as exc:
+        raise ValueError(f"cannot read {expression!r} as arithmetic ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
+                         "use numbers, + - * / // % ** and parentheses") from None
+    return _arith(tree.body, expression)
+
+
+def _arith(node: ast.AST, expression: str) -> int | float:
+    if isinstance(node, ast.Constant) and _is_number(node.value):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _arith(node.operand, expression)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _arith(node.left, expression), _arith(node.right, expression)
+        if isinstance(node.op, ast.Pow):
+            _check_power(left, right)
+        try:
+            value = _OPERATORS[type(node.op)](left, right)
+        except ZeroDivisionError:
+            raise ValueError(f"division by zero in {expression!r}") from None
+        except OverflowError:
+            raise ValueError(f"the result of {expression!r} is too large") from None
+        return _check_size(value, expression)
+    hint = "; use ** for powers" if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) else ""
+    what = type(node.op).__name__ if isinstance(node, ast.BinOp) else type(node).__name__
+    raise ValueError(f"{expression!r} contains {what}, which is not arithmetic: only numbers, "
+                     f"+ - * / // % ** and parentheses are allowed{hint}")
+
+
+def _check_power(base: int | float, exponent: int | float) -> None:
+    if isinstance(exponent, float) or abs(base) <= 1 or exponent <= 0:
+        return  # float powers overflow into OverflowError; |base| <= 1 cannot grow
+    if exponent * math.log2(abs(base)) > MAX_RESULT_BITS:
+        raise ValueError(f"{base} ** {exponent} would have more than {MAX_RESULT_BITS} bits; refusing to compute it")
+
+
+def _check_size(value: int | float, expression: str) -> int | float:
+    if isinstance(value, complex):
+        raise ValueError(f"{expression!r} has no real result")
+    if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
+        raise ValueError(f"the result of {expression!r} has more than {MAX_RESULT_BITS} bits")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"the result of {expression!r} is not a finite number")
+    return value
+
+
+def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
+    """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
+    cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
+              for c, w in zip(row, widths or [0] * len(row))] for row in [headers] + rows]
+    sizes = [max(len(line) for row in cells for line in row[i]) for i in range(len(headers))]
+    out = []
+    for n, row in enumerate(cells):
+        for k in range(max(len(c) for c in row)):
+            out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * s for s in sizes))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 8. Orrin Grid: the demo tools ---
+# ---------------------------------------------------------------------------------------------
+
+class OrrinGrid:
+    """The power utility's back end, in memory: incidents, substations, and the tickets created."""
+
+    INCIDENTS = {
+        "E-1474": {"code": "E-1474", "substation_id": "SS-218", "status": "resolved",
+                   "cause": "a tree branch across the 11 kV feeder", "customers_affected": 312},
+        "E-1502": {"code": "E-1502", "substation_id": "SS-031", "status": "open",
+                   "cause": "under investigation", "customers_affected": 57},
+    }
+    ARCHIVED = {"E-0931"}  # lives on the archive back end, which times out
+    SUBSTATIONS = {
+        "SS-218": {"id": "SS-218", "name": "Kestrel Road", "maintainer": "Dana Okafor", "capacity_mw": 205},
+        "SS-031": {"id": "SS-031", "name": "Mill Lane", "maintainer": "Ivo Brandt", "capacity_mw": 90},
+    }
+
+    def __init__(self) -> None:
+        self.tickets: list[dict] = []
+        self.lock = threading.Lock()
+
+
+def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, OrrinGrid]:
+    """Build the four Orrin Grid tools over a fresh back end (or the one given)."""
+    grid = grid or OrrinGrid()
+    registry = ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def get_incident(code: str) -> dict:
+        """Look up a grid incident: its cause, substation, status and customers affected.
+
+        Args:
+            code: the incident code, e.g. "E-1474"
+        """
+        if code in grid.ARCHIVED:
+            raise TimeoutError("the incident archive did not answer within 2.0 s")
+        if code not in grid.INCIDENTS:
+            raise LookupError(f"no incident {code!r}; incident codes look like 'E-1474'")
+        return grid.INCIDENTS[code]
+
+    @registry.tool(read_only=True)
+    def get_substation(substation_id: str) -> dict:
+        """Look up a substation: its name, maintainer and capacity in megawatts.
+
+        Args:
+            substation_id: the substation id, e.g. "SS-218"
+        """
+        if substation_id not in grid.SUBSTATIONS:
+            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.SUBSTATIONS)}")
+        return grid.SUBSTATIONS[substation_id]
+
+    @registry.tool(read_only=True)
+    def search_incidents(filters: dict, limit: int = 10) -> list:
+        """Search incidents by substation and status; returns the matching incident codes.
+
+        Args:
+            filters: an object with optional keys "substation_id" and "status" ("open" or "resolved")
+            limit: the most codes to return
+        """
+        found = [i["code"] for i in grid.INCIDENTS.values()
+                 if all(i.get(k) == v for k, v in filters.items() if k in ("substation_id", "status"))]
+        return found[:limit]
+
+    @registry.tool
+    def create_ticket(substation_id: str, summary: str, priority: Literal["low", "normal", "high"] = "normal") -> dict:
+        """Open a maintenance ticket for a substation. This writes to the work-order system.
+
+        Args:
+            substation_id: the substation id, e.g. "SS-218"
+            summary: one line saying what is wrong
+            priority: how soon a crew must go
+        """
+        if substation_id not in grid.SUBSTATIONS:
+            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.SUBSTATIONS)}")
+        with grid.lock:
+            ticket = {"ticket": f"WO-{5001 + len(grid.tickets)}", "substation_id": substation_id,
+                      "summary": summary, "priority": priority}
+            grid.tickets.append(ticket)
+        return ticket
+
+    return registry, grid
+
+
+def call_text(name: str, arguments: dict) -> str:
+    """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
+    return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 9. Demos (scripts/03_harness.py prints these) ---
+# ---------------------------------------------------------------------------------------------
+
+ERROR_CASES = [  # (call, arguments, who must act)
+    ("get_weather", {"city": "Stanford"}, "the model: pick a listed tool, or answer directly"),
+    ("create_ticket", {"substation_id": "SS-218", "summary": "relay trips", "priority": "urgent"},
+     "the model: fix the arguments (nothing ran)"),
+    ("get_substation", {"id": "SS-218"}, "the model: fix the arguments (nothing ran)"),
+    ("get_incident", {"code": "E-0931"}, "the harness may retry; then the model tells the user"),
+    ("get_incident", {"code": "E-9999"}, "the model: change the arguments or tell the user"),
+]
+
+
+def demo_error_kinds() -> str:
+    """Show the registry's three error kinds side by side, and that a refused call has no side effect."""
+    registry, grid = orrin_grid_registry()
+    rows = []
+    for name, arguments, who in ERROR_CASES:
+        result = registry.call(name, arguments)
+        kind = result.error_kind + (" (retryable)" if result.retryable else "")
+        rows.append([f"{name}({show(arguments, 80)})", kind, result.message, who])
+    table = format_table(["call", "kind", "what the model sees", "who must act"], rows, [34, 17, 50, 24])
+    return (f"{table}\n\nChecks run in order: tool exists -> arguments are an object -> schema -> execute."
+            f"\nTickets in the work-order system after these calls: {len(grid.tickets)} "
+            "(the invalid create_ticket never reached it).")
+
+
+PARSER_CASES = [  # (label, model output, what a correct parser must report: ("call", name, args) or ("error", kind))
+    ("truncated mid-JSON", '<tool_call>{"name": "get_incident", "arguments": {"code": "E-14',
+     [("error", "truncated")]),
+    ("missing closing tag", "I'll check.<tool_call>" + '{"name": "get_incident", "arguments": {"code": "E-1474"}}',
+     [("error", "truncated")]),
+    ("nested objects", call_text("search_incidents", {"filters": {"substation_id": "SS-218", "status": "open"},
+                                                      "limit": 5}),
+     [("call", "search_incidents", {"filters": {"substation_id": "SS-218", "status": "open"}, "limit": 5})]),
+    ("code fence", '<tool_call>\n```json\n{"name": "get_substation", "arguments": {"substation_id": "SS-218"}}\n```\n</tool_call>',
+     [("call", "get_substation", {"substation_id": "SS-218"})]),
+    ("two calls", call_text("get_incident", {"code": "E-1474"}) + "\n" + call_text("get_substation", {"substation_id": "SS-218"}),
+     [("call", "get_incident", {"code": "E-1474"}), ("call", "get_substation", {"substation_id": "SS-218"})]),
+    ("text before and after", "Let me look that up. " + call_text("get_incident", {"code": "E-1474"}) + " One moment.",
+     [("call", "get_incident", {"code": "E-1474"})]),
+    ("tag inside a string", call_text("create_ticket", {"substation_id": "SS-218", "summary": "log shows </tool_call> in relay output"}),
+     [("call", "create_ticket", {"substation_id": "SS-218", "summary": "log shows </tool_call> in relay output"})]),
+    ("single quotes", "<tool_call>{'name': 'get_incident', 'arguments': {'code': 'E-1474'}}</tool_call>",
+     [("error", "invalid_json")]),
+    ("trailing comma", '<tool_call>{"name": "get_incident", "arguments": {"code": "E-1474",}}</tool_call>',
+     [("error", "invalid_json")]),
+    ("arguments as a string", '<tool_call>{"name": "get_incident", "arguments": "{\\"code\\": \\"E-1474\\"}"}</tool_call>',
+     [("error", "bad_arguments")]),
+    ("empty call", "<tool_call></tool_call>", [("error", "invalid_json")]),
+    ("no call at all", "E-1474 was caused by a tree branch across the feeder.", []),
+]
+
+
+def _outcome(items: list[ToolCall | ParseError]) -> list[tuple]:
+    return [("call", i.name, i.arguments) if isinstance(i, ToolCall) else ("error", i.kind) for i in items]
+
+
+def _regex_verdict(calls: list[ToolCall], truth: list[tuple]) -> str:
+    got = _outcome(calls)
+    if got == truth:
+        return "ok"
+    if not got:
+        return "SILENT: looks like no call"
+    bad = [c for c in got if c not in truth]
+    if bad and not isinstance(bad[0][2], dict):
+        return f"WRONG: {bad[0][1]} with {json_type(bad[0][2])} arguments"
+    return f"WRONG: {len(got)} call(s), expected {len(truth)} outcome(s)"
+
+
+def _robust_cell(items: list[ToolCall | ParseError]) -> str:
+    return ", ".join(f"{i.name}()" if isinstance(i, ToolCall) else f"error: {i.kind}" for i in items) or "no call"
+
+
+def demo_parsers() -> str:
+    """Run twelve odd model outputs through the regex parser and the robust one, in one table."""
+    rows, regex_bad, robust_ok = [], 0, 0
+    for n, (label, text, truth) in enumerate(PARSER_CASES, 1):
+        naive = _regex_verdict(parse_tool_calls_regex(text), truth)
+        parsed = parse_tool_calls(text)
+        right = _outcome(parsed.items) == truth
+        regex_bad += naive != "ok"
+        robust_ok += right
+        rows.append([n, label, naive, _robust_cell(parsed.items), "ok" if right else "MISMATCH"])
+    listing = "\n".join(f"{n:>2}. {label:<22} {text!r}" for n, (label, text, _) in enumerate(PARSER_CASES, 1))
+    table = format_table(["#", "case", "regex + json.loads", "parse_tool_calls", "verdict"], rows)
+    sample = parse_tool_calls(PARSER_CASES[1][1])
+    return (f"The twelve model outputs (Python string literals):\n{listing}\n\n{table}\n\nregex parser: silently wrong or silent on {regex_bad} of {len(PARSER_CASES)}; "
+            f"it has no way to say 'this call is broken'.\nrobust parser: {robust_ok} of {len(PARSER_CASES)} as "
+            "expected: every well-formed call found, every broken one named.\n\n"
+            f"Case 2 ({PARSER_CASES[1][0]}), as the harness sees it:\n"
+            f"  outside text: {sample.text!r}\n  {sample.errors[0].kind}: {sample.errors[0].message}")
+
+
+def _batches(transcript: Transcript) -> str:
+    groups: dict[tuple, list[str]] = {}
+    for c in transcript.calls:
+        groups.setdefault((c.step, c.batch), []).append(f"{c.id} {c.name}")
+    return "; ".join(f"turn {step}: " + (" + ".join(ids) + (" (concurrently)" if len(ids) > 1 else ""))
+                     for (step, _), ids in groups.items())
+
+
+def _answer_from_results(messages: list[Message]) -> str:
+    results = {r["name"]: json.loads(r["content"]) for r in parse_tool_results(messages[-1]["content"])}
+    incident, station = results["get_incident"], results["get_substation"]
+    return (f"E-1474 was caused by {incident['cause']}. {station['id']} ({station['name']}) "
+            f"is maintained by {station['maintainer']}.")
+
+
+def demo_loop() -> str:
+    """Run the loop three times: parallel calls, relevance (no weather tool), and self-correction."""
+    out = []
+    registry, _ = orrin_grid_registry()
+    first = call_text("get_incident", {"code": "E-1474"}) + "\n" + call_text("get_substation", {"substation_id": "SS-218"})
+    lm = ScriptedLM(lambda msgs: first if len(msgs) == 2 else _answer_from_results(msgs))
+    t = run_agent(lm, registry, "What caused E-1474, and who maintains SS-218?")
+    out += ["(a) Parallel calls: two independent read-only lookups in one reply", t.render(),
+            f"   execution: {_batches(t)}; results matched by id, in call order", ""]
+
+    question = "What's the weather in Stanford tomorrow?"
+    good = run_agent(ScriptedLM(["I can't check the weather: none of my tools gives forecasts. "
+                                 "I can look up Orrin Grid incidents, substations and tickets."]), registry, question)
+    bad = run_agent(ScriptedLM([call_text("get_weather", {"city": "Stanford", "day": "tomorrow"}),
+                                "Sorry, I have no weather tool, so I cannot answer that."]), registry, question)
+    out += ["(b) Relevance: no weather tool is offered", "good model:", good.render(), "model that invents a tool:",
+            bad.render(), ""]
+
+    registry, grid = orrin_grid_registry()
+    args = {"substation_id": "SS-218", "summary": "relay trips twice an hour", "priority": "urgent"}
+    lm = ScriptedLM([call_text("create_ticket", args), call_text("create_ticket", args | {"priority": "high"}),
+                     "Done: ticket WO-5001 is open for SS-218 with high priority."])
+    t = run_agent(lm, registry, "Open an urgent ticket for SS-218: the relay trips twice an hour.")
+    out += ["(c) Correction: 'urgent' is not an allowed priority", t.render(),
+            f"   tickets created: {len(grid.tickets)} ({', '.join(x['ticket'] + ' ' + x['priority'] for x in grid.tickets)})"]
+    return "\n".join(out)
+
+
+def demo_prompt_cost() -> str:
+    """Count what the tools cost in the system prompt, per tool and in all."""
+    registry, _ = orrin_grid_registry()
+    tools = list(registry)
+    per_tool = [(t.name, count_tokens(json.dumps(t.spec()))) for t in tools]
+    total = count_tokens(render_tool_prompt(tools))
+    rows = [[name, n] for name, n in per_tool]
+    rules = total - sum(n for _, n in per_tool)
+    return (format_table(["tool", "tokens"], rows) +
+            f"\n\n{len(tools)} tools ~ {total} tokens in the system prompt: {sum(n for _, n in per_tool)} for the "
+            f"tool definitions (~{round(sum(n for _, n in per_tool) / len(tools))} per tool) and {rules} for the "
+            "format and rules.\nThe prompt is sent again on every model turn, so a 5-turn task pays it 5 times "
+            f"({5 * total} tokens). Counted with count_tokens, the lab's fixed stand-in tokenizer.")
