@@ -111,7 +111,7 @@ def is_retryable(exc: BaseException) -> bool:
 # --- 2. validate(schema, value): JSON Schema 2020-12, one function per keyword ---
 # ---------------------------------------------------------------------------------------------
 
-MAX_REF_DEPTH = 100  # a $ref chain this long without consuming data is a cycle in the schema
+MAX_REF_DEPTH = 100  # this many $refs followed at one place in the value: a cycle in the schema
 
 
 def json_type(value: JSON) -> str:
@@ -186,7 +186,7 @@ class _Validation:
 
     def __init__(self, root: JSON):
         self.root = root
-        self.ref_depth = 0
+        self.refs_at: dict[str, int] = {}  # $refs being followed at each path of the value
 
     def errors(self, schema: JSON, value: JSON, path: str) -> Iterator[str]:
         if schema is True:
@@ -427,13 +427,16 @@ def _kw_if(v, condition, value, schema, path):
 
 
 def _kw_ref(v, ref, value, schema, path):
-    if v.ref_depth >= MAX_REF_DEPTH:
+    # subtle: a recursive schema (a tree) follows $ref once per level of the value, which is
+    # fine; only refs followed again and again at the same place in the value are a loop.
+    active = v.refs_at.get(path, 0)
+    if active >= MAX_REF_DEPTH:
         raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop")
-    v.ref_depth += 1
+    v.refs_at[path] = active + 1
     try:
         yield from v.errors(v.resolve(ref), value, path)
     finally:
-        v.ref_depth -= 1
+        v.refs_at[path] = active
 
 
 KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
@@ -541,6 +544,9 @@ def _union_schema(args: tuple) -> dict:
 
 
 _SECTION = re.compile(r"^(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\s*$")
+_ARG_SECTIONS = ("Args", "Arguments", "Parameters", "Params")
+_GOOGLE_ENTRY = re.compile(r"(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)")
+_SPHINX_PARAM = re.compile(r":param\s+(?:[\w\[\], ]+\s+)?(\w+):\s*(.*)")
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
@@ -557,29 +563,24 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             break
         first.append(line.strip())
     params: dict[str, str] = {}
-    section, current, indent = None, None, 0
+    section = current = None
+    indent = 0
     for line in lines:
-        stripped = line.strip()
-        sphinx = re.match(r":param\s+(?:[\w\[\], ]+\s+)?(\w+):\s*(.*)", stripped)
-        if sphinx:
-            current, section = sphinx.group(1), None
+        text = line.strip()
+        sphinx, header = _SPHINX_PARAM.match(text), _SECTION.match(text)
+        if not text:
+            current = None
+        elif sphinx:
+            section, current = None, sphinx.group(1)
             params[current] = sphinx.group(2)
-            continue
-        header = _SECTION.match(stripped)
-        if header:
-            section, current = header.group(1), None
-            continue
-        if section in ("Args", "Arguments", "Parameters", "Params") and stripped:
-            this_indent = len(line) - len(line.lstrip())
-            entry = re.match(r"(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)", stripped)
-            if entry and (current is None or this_indent <= indent):
-                current, indent = entry.group(1), this_indent
-                params[current] = entry.group(2)
-                continue
-        if current and stripped and section != "Returns":
-            params[current] = f"{params[current]} {stripped}".strip()
-        elif not stripped:
-            current = None if section is None else current
+        elif header or text.startswith(":"):
+            section, current = header and header.group(1), None
+        elif section in _ARG_SECTIONS and (entry := _GOOGLE_ENTRY.match(text)) and (
+                current is None or len(line) - len(line.lstrip()) <= indent):
+            current, indent = entry.group(1), len(line) - len(line.lstrip())
+            params[current] = entry.group(2)
+        elif current:
+            params[current] = f"{params[current]} {text}".strip()
     return " ".join(first), params
 
 
@@ -590,14 +591,16 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     A parameter with a default is optional (its default is shown, never applied by validate);
     Optional[X] also admits null. The schema forbids properties the function does not take.
     """
-    hints = typing.get_type_hints(fn, include_extras=True)
-    summary, notes = parse_docstring(fn.__doc__)
+    target = fn if inspect.isroutine(fn) else fn.__call__  # a callable object describes its __call__
+    fn_name = getattr(fn, "__name__", type(fn).__name__)
+    hints = typing.get_type_hints(target, include_extras=True)
+    summary, notes = parse_docstring(target.__doc__)
     properties, required = {}, []
-    for param in inspect.signature(fn).parameters.values():
+    for param in inspect.signature(target).parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"{fn.__name__}: *args/**kwargs cannot be described to a model; name every parameter")
+            raise TypeError(f"{fn_name}: *args/**kwargs cannot be described to a model; name every parameter")
         if param.name not in hints:
-            raise TypeError(f"{fn.__name__}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
+            raise TypeError(f"{fn_name}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
         prop = schema_for_type(hints[param.name])
         if param.name in notes:
             prop["description"] = notes[param.name]
@@ -608,9 +611,9 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
         properties[param.name] = prop
     description = description if description is not None else summary
     if not description:
-        raise TypeError(f"{fn.__name__}: give the tool a docstring; its description is all the model knows about it")
+        raise TypeError(f"{fn_name}: give the tool a docstring; its description is all the model knows about it")
     schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-    return Tool(name or fn.__name__, description, schema, fn, read_only)
+    return Tool(name or fn_name, description, schema, fn, read_only)
 
 
 # ---------------------------------------------------------------------------------------------

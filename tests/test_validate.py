@@ -1,0 +1,379 @@
+"""Tests for tool_core.validate: JSON Schema draft 2020-12, every error with its JSON path.
+
+Expected values come from the specification
+(https://json-schema.org/draft/2020-12/json-schema-validation and -core), worked out by hand,
+never from running the code. Each keyword gets a table of (schema, value, expected_valid) rows;
+MESSAGES checks that an error names the path, what was expected and what was given.
+Run: python3 -m unittest tests.test_validate -v
+"""
+import copy
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tool_core import is_json_type, json_equal, json_type, validate  # noqa: E402
+
+# --- Tables: (schema, value, expected_valid) per keyword ---
+
+TYPE = [
+    ({"type": "integer"}, 1, True),
+    ({"type": "integer"}, 1.0, True),  # subtle: a number with zero fraction is an integer
+    ({"type": "integer"}, 1.5, False),
+    ({"type": "integer"}, True, False),  # subtle: bool inherits from int in Python, not in JSON
+    ({"type": "number"}, True, False),
+    ({"type": "number"}, 2.5, True),
+    ({"type": "number"}, 2, True),
+    ({"type": "number"}, "2", False),
+    ({"type": "string"}, "x", True),
+    ({"type": "string"}, None, False),
+    ({"type": "boolean"}, False, True),
+    ({"type": "boolean"}, 0, False),
+    ({"type": "null"}, None, True),
+    ({"type": "null"}, False, False),
+    ({"type": "array"}, [], True),
+    ({"type": "array"}, {}, False),
+    ({"type": "object"}, {}, True),
+    ({"type": "object"}, [], False),
+    ({"type": ["string", "null"]}, None, True),  # nullable
+    ({"type": ["string", "null"]}, "x", True),
+    ({"type": ["string", "null"]}, 1, False),
+]
+
+ENUM_CONST = [
+    ({"enum": ["low", "high"]}, "low", True),
+    ({"enum": ["low", "high"]}, "urgent", False),
+    ({"enum": [1, 2]}, 1.0, True),  # 1 == 1.0 in JSON
+    ({"enum": [1, 2]}, True, False),  # true != 1
+    ({"enum": [0, None]}, False, False),  # false != 0
+    ({"enum": [[1], {"a": True}]}, [1.0], True),
+    ({"enum": [{"a": True}]}, {"a": 1}, False),
+    ({"const": 1}, 1.0, True),
+    ({"const": 1}, True, False),
+    ({"const": False}, 0, False),
+    ({"const": [1]}, [1.0], True),
+    ({"const": {"a": True}}, {"a": 1}, False),
+    ({"const": None}, None, True),
+    ({"const": "x"}, "y", False),
+]
+
+OBJECTS = [
+    ({"properties": {"n": {"type": "integer"}}}, {"n": 1}, True),
+    ({"properties": {"n": {"type": "integer"}}}, {"n": "1"}, False),
+    ({"properties": {"n": {"type": "integer"}}}, {}, True),  # absent properties are not checked
+    ({"required": ["a"]}, {"a": None}, True),
+    ({"required": ["a"]}, {"b": 1}, False),
+    ({"additionalProperties": False, "properties": {"a": {}}}, {"a": 1}, True),
+    ({"additionalProperties": False, "properties": {"a": {}}}, {"a": 1, "b": 2}, False),
+    ({"additionalProperties": {"type": "string"}}, {"a": "x"}, True),
+    ({"additionalProperties": {"type": "string"}}, {"a": 1}, False),
+    ({"patternProperties": {"^x_": {"type": "integer"}}}, {"x_a": 1, "y": "s"}, True),
+    ({"patternProperties": {"^x_": {"type": "integer"}}}, {"x_a": "s"}, False),
+    ({"patternProperties": {"^x_": {}}, "additionalProperties": False}, {"x_a": 1}, True),
+    ({"patternProperties": {"^x_": {}}, "additionalProperties": False}, {"y": 1}, False),
+    ({"minProperties": 1}, {"a": 1}, True),
+    ({"minProperties": 1}, {}, False),
+    ({"maxProperties": 1}, {"a": 1}, True),
+    ({"maxProperties": 1}, {"a": 1, "b": 2}, False),
+    ({"dependentRequired": {"card": ["cvv"]}}, {"card": 1, "cvv": 2}, True),
+    ({"dependentRequired": {"card": ["cvv"]}}, {"cvv": 2}, True),
+    ({"dependentRequired": {"card": ["cvv"]}}, {"card": 1}, False),
+    ({"propertyNames": {"maxLength": 3}}, {"abc": 1}, True),
+    ({"propertyNames": {"maxLength": 3}}, {"abcd": 1}, False),
+]
+
+ARRAYS = [
+    ({"items": {"type": "integer"}}, [1, 2], True),
+    ({"items": {"type": "integer"}}, [1, "2"], False),
+    ({"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}, ["a", 1, 2], True),
+    ({"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}, ["a", "b"], False),
+    ({"prefixItems": [{"type": "string"}]}, ["a", 1, None], True),  # no items: extras allowed
+    ({"prefixItems": [{"type": "string"}], "items": False}, ["a"], True),
+    ({"prefixItems": [{"type": "string"}], "items": False}, ["a", 1], False),
+    ({"prefixItems": [{"type": "string"}, {}]}, ["a"], True),  # shorter than prefixItems is fine
+    ({"minItems": 2}, [1, 2], True),
+    ({"minItems": 2}, [1], False),
+    ({"maxItems": 1}, [1], True),
+    ({"maxItems": 1}, [1, 2], False),
+    ({"uniqueItems": True}, [1, True], True),  # true != 1
+    ({"uniqueItems": True}, [1, 1.0], False),  # 1 == 1.0
+    ({"uniqueItems": True}, [[1], [1.0]], False),
+    ({"uniqueItems": True}, [{"a": 1}, {"a": True}], True),
+    ({"uniqueItems": False}, [1, 1], True),
+    ({"contains": {"type": "string"}}, [1, "a"], True),
+    ({"contains": {"type": "string"}}, [1, 2], False),
+    ({"contains": {"type": "string"}}, [], False),
+    ({"contains": {"type": "string"}, "minContains": 2}, ["a", 1, "b"], True),
+    ({"contains": {"type": "string"}, "minContains": 2}, ["a", 1], False),
+    ({"contains": {"type": "string"}, "maxContains": 1}, ["a", 1], True),
+    ({"contains": {"type": "string"}, "maxContains": 1}, ["a", "b"], False),
+    ({"contains": {"type": "string"}, "minContains": 0}, [1], True),
+]
+
+NUMBERS = [
+    ({"minimum": 5}, 5, True),
+    ({"minimum": 5}, 4.9, False),
+    ({"maximum": 5}, 5, True),
+    ({"maximum": 5}, 6, False),
+    ({"exclusiveMinimum": 5}, 5.1, True),
+    ({"exclusiveMinimum": 5}, 5, False),
+    ({"exclusiveMaximum": 5}, 4, True),
+    ({"exclusiveMaximum": 5}, 5.0, False),
+    ({"multipleOf": 2}, 4, True),
+    ({"multipleOf": 2}, 4.0, True),
+    ({"multipleOf": 2}, 5, False),
+    ({"multipleOf": 0.0001}, 0.0075, True),  # subtle: not an integer ratio in binary floats
+    ({"multipleOf": 0.0001}, 0.00751, False),
+    ({"multipleOf": 0.1}, 0.3, True),
+    ({"multipleOf": 0.123456789}, 1e308, False),  # must not overflow or raise
+]
+
+STRINGS = [
+    ({"minLength": 2}, "ab", True),
+    ({"minLength": 2}, "a", False),
+    ({"maxLength": 1}, "💩", True),  # one code point (two UTF-16 units, four UTF-8 bytes)
+    ({"maxLength": 1}, "ab", False),
+    ({"minLength": 2}, "💩", False),
+    ({"pattern": "es"}, "test", True),  # unanchored search
+    ({"pattern": "^es"}, "test", False),
+    ({"pattern": "^[a-z]+$"}, "abc", True),
+    ({"pattern": "^[a-z]+$"}, "abc1", False),
+    ({"format": "email"}, "not an email", True),  # format is an annotation only
+    ({"foo": 1}, {"anything": [1, None]}, True),  # unknown keywords are ignored
+]
+
+# Each keyword applies only to its own type; other values pass it untouched.
+WRONG_TYPE_IGNORED = [
+    ({"minimum": 5}, "abc", True),
+    ({"multipleOf": 3}, "abc", True),
+    ({"exclusiveMaximum": 0}, True, True),  # bool is not a number
+    ({"minLength": 3}, 5, True),
+    ({"pattern": "^x$"}, 7, True),
+    ({"required": ["a"]}, [1], True),
+    ({"properties": {"a": {"type": "string"}}}, "a", True),
+    ({"additionalProperties": False}, [1, 2], True),
+    ({"maxProperties": 0}, [1], True),
+    ({"items": {"type": "string"}}, {"a": 1}, True),
+    ({"minItems": 3}, "ab", True),
+    ({"uniqueItems": True}, "aa", True),
+    ({"contains": {"type": "string"}}, 5, True),
+]
+
+COMBINATORS = [
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3, True),
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, 3.5, False),
+    ({"oneOf": [{"type": "integer"}, {"minimum": 10}]}, 3, True),
+    ({"oneOf": [{"type": "integer"}, {"minimum": 10}]}, 12, False),  # both match
+    ({"oneOf": [{"type": "integer"}, {"minimum": 10}]}, 3.5, False),  # none match
+    ({"allOf": [{"type": "integer"}, {"minimum": 10}]}, 12, True),
+    ({"allOf": [{"type": "integer"}, {"minimum": 10}]}, 3, False),
+    ({"not": {"type": "string"}}, 1, True),
+    ({"not": {"type": "string"}}, "a", False),
+    ({"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, 1, True),
+    ({"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, -1, False),
+    ({"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, "s", True),
+    ({"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}, None, False),
+    ({"if": {"type": "integer"}}, -1, True),  # if alone asserts nothing
+    ({"then": {"minimum": 0}}, -1, True),  # then without if is ignored
+    (True, {"a": [1]}, True),
+    (False, None, False),
+    ({"properties": {"x": False}}, {"y": 1}, True),
+    ({"properties": {"x": False}}, {"x": 1}, False),
+]
+
+TREE = {
+    "type": "object",
+    "properties": {"value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+    "required": ["value"],
+}
+DEFS = {
+    "$defs": {"pos": {"type": "integer", "minimum": 1}, "a/b": {"type": "string"},
+              "t~x": {"type": "boolean"}, "50%": {"type": "null"}, "~1": {"const": 7}},
+}
+REFS = [
+    (TREE, {"value": 1, "children": [{"value": 2, "children": []}, {"value": 3}]}, True),
+    (TREE, {"value": 1, "children": [{"value": 2, "children": [{"value": "x"}]}]}, False),
+    (TREE, {"value": 1, "children": [{"children": []}]}, False),
+    ({**DEFS, "$ref": "#/$defs/pos"}, 3, True),
+    ({**DEFS, "$ref": "#/$defs/pos"}, 0, False),
+    ({**DEFS, "$ref": "#/$defs/a~1b"}, "s", True),  # ~1 is "/"
+    ({**DEFS, "$ref": "#/$defs/a~1b"}, 1, False),
+    ({**DEFS, "$ref": "#/$defs/t~0x"}, True, True),  # ~0 is "~"
+    ({**DEFS, "$ref": "#/$defs/t~0x"}, "s", False),
+    ({**DEFS, "$ref": "#/$defs/50%25"}, None, True),  # %25 is "%"
+    ({**DEFS, "$ref": "#/$defs/50%25"}, 0, False),
+    ({**DEFS, "$ref": "#/$defs/~01"}, 7, True),  # subtle: "~01" is "~1", not "/"
+    ({**DEFS, "$ref": "#/$defs/~01"}, 8, False),
+    ({**DEFS, "$ref": "#/$defs/pos", "maximum": 5}, 9, False),  # 2020-12: siblings of $ref apply
+]
+
+# --- Messages: (schema, value, path, fragments the first error must contain) ---
+
+MESSAGES = [
+    ({"type": "integer"}, "abc", "$", ["integer", "abc"]),
+    ({"properties": {"name": {"type": "string"}}}, {"name": 5}, "$.name", ["string", "5"]),
+    ({"properties": {"items": {"items": {"type": "integer"}}}}, {"items": ["x"]}, "$.items[0]", ["integer", "x"]),
+    ({"properties": {"a b": {"type": "integer"}}}, {"a b": True}, '$["a b"]', ["integer", "true"]),
+    ({"enum": ["low", "normal", "high"]}, "urgent", "$", ["low", "normal", "high", "urgent"]),
+    ({"const": "on"}, "off", "$", ["on", "off"]),
+    ({"required": ["team"]}, {}, "$", ["team"]),
+    ({"minimum": 10}, 3, "$", ["10", "3"]),
+    ({"exclusiveMaximum": 10}, 10, "$", ["10"]),
+    ({"multipleOf": 4}, 6, "$", ["4", "6"]),
+    ({"maxLength": 2}, "abcd", "$", ["2", "abcd"]),
+    ({"pattern": "^[0-9]+$"}, "12a", "$", ["^[0-9]+$", "12a"]),
+    ({"minItems": 3}, [1], "$", ["3", "1"]),
+    ({"uniqueItems": True}, [7, 7], "$", ["unique", "7"]),
+    ({"items": {"maximum": 2}}, [1, 5], "$[1]", ["2", "5"]),
+    ({"dependentRequired": {"card": ["cvv"]}}, {"card": 1}, "$", ["card", "cvv"]),
+    ({"anyOf": [{"type": "string"}, {"type": "null"}]}, 4, "$", ["string", "null", "4"]),
+]
+
+
+class ValidateTables(unittest.TestCase):
+    def check(self, table):
+        for schema, value, expected_valid in table:
+            with self.subTest(schema=schema, value=value):
+                errors = validate(schema, value)
+                self.assertEqual(errors == [], expected_valid, errors)
+                for error in errors:
+                    self.assertTrue(error.startswith("$"), error)
+                    self.assertIn(": ", error)
+
+    def test_type(self):
+        self.check(TYPE)
+
+    def test_enum_and_const(self):
+        self.check(ENUM_CONST)
+
+    def test_object_keywords(self):
+        self.check(OBJECTS)
+
+    def test_array_keywords(self):
+        self.check(ARRAYS)
+
+    def test_numeric_keywords(self):
+        self.check(NUMBERS)
+
+    def test_string_keywords_format_and_unknown(self):
+        self.check(STRINGS)
+
+    def test_keywords_ignore_other_types(self):
+        self.check(WRONG_TYPE_IGNORED)
+
+    def test_combinators_conditionals_and_boolean_schemas(self):
+        self.check(COMBINATORS)
+
+    def test_refs(self):
+        self.check(REFS)
+
+
+class ValidateMessages(unittest.TestCase):
+    def test_message_names_path_expected_and_given(self):
+        for schema, value, path, fragments in MESSAGES:
+            with self.subTest(schema=schema, value=value):
+                errors = validate(schema, value)
+                self.assertEqual(len(errors), 1, errors)
+                self.assertTrue(errors[0].startswith(path + ": "), errors[0])
+                for fragment in fragments:
+                    self.assertIn(fragment, errors[0])
+
+    def test_additional_properties_false_message(self):
+        schema = {"properties": {"team": {}, "limit": {}}, "additionalProperties": False}
+        errors = validate(schema, {"team": "a", "department": "b"})
+        self.assertEqual(len(errors), 1, errors)
+        self.assertTrue(errors[0].startswith("$: "), errors[0])
+        self.assertIn("unexpected properties ['department'] (allowed: ['limit', 'team'])", errors[0])
+
+    def test_every_error_is_reported(self):
+        schema = {"type": "object", "required": ["team", "limit"],
+                  "properties": {"team": {"type": "string"}, "limit": {"type": "integer"}}}
+        errors = validate(schema, {"limit": "ten"})
+        self.assertEqual(len(errors), 2, errors)
+        self.assertEqual(sorted(e.split(": ")[0] for e in errors), ["$", "$.limit"])
+
+    def test_errors_in_several_items(self):
+        errors = validate({"items": {"type": "integer"}}, [1, "a", 2, None])
+        self.assertEqual(sorted(e.split(": ")[0] for e in errors), ["$[1]", "$[3]"])
+
+
+class ValidateEdges(unittest.TestCase):
+    def test_default_is_never_applied(self):
+        schema = {"properties": {"limit": {"type": "integer", "default": 10}}, "required": ["limit"]}
+        value = {"team": "grid"}
+        before = copy.deepcopy(value)
+        errors = validate(schema, value)
+        self.assertEqual(len(errors), 1, errors)
+        self.assertIn("limit", errors[0])
+        self.assertEqual(value, before)  # validate does not mutate the value
+
+    def test_broken_schema_raises_value_error(self):
+        cases = [
+            ({"$ref": "#/$defs/missing"}, 1),
+            ({"$ref": "#/$defs/a~1b"}, 1),
+            ({"pattern": "("}, "abc"),
+            ({"patternProperties": {"[": {}}}, {"a": 1}),
+            ({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, 1),
+            ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, 1),
+        ]
+        for schema, value in cases:
+            with self.subTest(schema=schema):
+                with self.assertRaises(ValueError):
+                    validate(schema, value)
+
+    def test_moderately_deep_recursive_value_is_valid(self):
+        value = 0
+        for _ in range(110):  # deeper than a typical hand-written tree, far below Python's limit
+            value = [value]
+        self.assertEqual(validate({"items": {"$ref": "#"}}, value), [])
+
+    def test_very_deep_value_does_not_raise(self):
+        for schema in ({"items": {"$ref": "#"}}, {"type": "array"}):
+            with self.subTest(schema=schema):
+                value = []
+                for _ in range(5000):
+                    value = [value]
+                errors, raised = None, None
+                try:
+                    errors = validate(schema, value)
+                except Exception as exc:  # noqa: BLE001 - any exception is the failure
+                    raised = f"{type(exc).__name__}: {str(exc)[:80]}"
+                self.assertIsNone(raised, "validate must return a list, never raise")
+                self.assertIsInstance(errors, list)
+
+
+class JsonHelpers(unittest.TestCase):
+    def test_json_equal(self):
+        table = [
+            (1, 1.0, True), (True, 1, False), (False, 0, False), (None, None, True),
+            (None, False, False), ("1", 1, False), ([1], [1.0], True), ([1, 2], [2, 1], False),
+            ([1], [1, 1], False), ({"a": True}, {"a": 1}, False),
+            ({"a": 1, "b": [2]}, {"b": [2.0], "a": 1}, True), ({"a": 1}, {"a": 1, "b": 2}, False),
+        ]
+        for a, b, expected in table:
+            with self.subTest(a=a, b=b):
+                self.assertEqual(json_equal(a, b), expected)
+                self.assertEqual(json_equal(b, a), expected)
+
+    def test_json_type(self):
+        table = [(5, "integer"), (5.0, "integer"), (5.5, "number"), (True, "boolean"),
+                 (None, "null"), ("x", "string"), ([], "array"), ({}, "object")]
+        for value, expected in table:
+            with self.subTest(value=value):
+                self.assertEqual(json_type(value), expected)
+
+    def test_is_json_type(self):
+        table = [
+            (1.0, "integer", True), (1.5, "integer", False), (True, "integer", False),
+            (True, "number", False), (1, "number", True), (1.5, "number", True),
+            (False, "boolean", True), (0, "boolean", False), (None, "null", True),
+            ("1", "string", True), ([], "object", False), ({}, "object", True),
+        ]
+        for value, name, expected in table:
+            with self.subTest(value=value, name=name):
+                self.assertEqual(is_json_type(value, name), expected)
+
+
+if __name__ == "__main__":
+    unittest.main()
