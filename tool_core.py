@@ -894,7 +894,8 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall 
 
     if not isinstance(value, dict):
         return error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE)
-    if _depth(value) > MAX_JSON_DEPTH:
+    brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
+    if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
         return error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -916,12 +917,13 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall 
 
 
 def _depth(value: JSON) -> int:
-    deepest, stack = 0, [(value, 1)]
+    """Return how deeply arrays and objects nest in a value, without recursion. Example: {"a": [1]} -> 2"""
+    deepest, stack = 0, [(value, 1)] if isinstance(value, (dict, list)) else []
     while stack:
         node, level = stack.pop()
-        if isinstance(node, (dict, list)):
-            deepest = max(deepest, level)
-            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+        deepest = max(deepest, level)
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
     return deepest
 
 
@@ -932,9 +934,9 @@ def _drop_fence_wrappers(pieces: list[str]) -> None:
         closer = re.match(r"\s*```", pieces[i + 1])
         if opener and (closer or i + 1 < len(pieces) - 1):
             j = i + 1
-            while j < len(pieces) - 1 and not re.match(r"\s*```", pieces[j]):
-                j += 1  # the fence may wrap several calls in a row
-            if re.match(r"\s*```", pieces[j]) and all(not p.strip() for p in pieces[i + 1:j]):
+            while j < len(pieces) - 1 and not re.match(r"\s*```", pieces[j]) and not pieces[j].strip():
+                j += 1  # the fence may wrap several calls in a row, with only blank text between them
+            if re.match(r"\s*```", pieces[j]):
                 pieces[i] = pieces[i][: opener.start()]
                 pieces[j] = re.sub(r"^\s*```", "", pieces[j], count=1)
 
