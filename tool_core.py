@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import html
 import inspect
 import json
@@ -376,9 +377,49 @@ def _kw_max_length(v, limit, value, schema, path):
 
 def _search(pattern: str, text: str) -> bool:
     try:
-        return re.search(pattern, text) is not None  # unanchored, as ECMA-262 `test` is
+        return _compile_ecma(pattern).search(text) is not None  # unanchored, as ECMA-262 `test` is
     except re.error as exc:
         raise ValueError(f"schema pattern {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+_ASCII_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_"}
+_LETTER, _DIGIT = ("[^\\W\\d_]", "[\\W\\d_]"), ("\\d", "\\D")  # (\\p{...}, \\P{...}) in Python's re
+_UNICODE_PROPERTIES = {"L": _LETTER, "Letter": _LETTER, "Nd": _DIGIT,
+                       "Decimal_Number": _DIGIT}
+
+
+@functools.lru_cache(maxsize=512)
+def _compile_ecma(pattern: str) -> re.Pattern:
+    """Compile an ECMA-262 pattern (what JSON Schema specifies) with Python's re.
+
+    subtle: ECMA's \\d and \\w are ASCII-only while Python's match any Unicode digit or letter,
+    and Python has no \\p{Letter}; both are rewritten. Example: r"^\\p{L}+$" matches "π".
+    """
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c, nxt = pattern[i], pattern[i + 1: i + 2]
+        if c == "\\" and nxt.lower() in _ASCII_CLASSES:
+            body = _ASCII_CLASSES[nxt.lower()]
+            if in_class and nxt.isupper():
+                raise re.error(f"\\{nxt} inside [...] is not supported")
+            out.append(body if in_class else f"[{'^' if nxt.isupper() else ''}{body}]")
+            i += 2
+        elif c == "\\" and nxt in ("p", "P") and pattern[i + 2: i + 3] == "{":
+            end = pattern.find("}", i)
+            name = pattern[i + 3: end] if end > 0 else ""
+            if name not in _UNICODE_PROPERTIES or in_class:
+                raise re.error(f"Unicode property \\{nxt}{{{name}}} is not supported here")
+            out.append(_UNICODE_PROPERTIES[name][nxt == "P"])
+            i = end + 1
+        else:
+            if c == "\\":
+                out.append(pattern[i: i + 2])
+                i += 2
+                continue
+            in_class = (c == "[") or (in_class and c != "]")
+            out.append(c)
+            i += 1
+    return re.compile("".join(out))
 
 
 def _kw_pattern(v, pattern, value, schema, path):

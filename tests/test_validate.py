@@ -375,5 +375,25 @@ class JsonHelpers(unittest.TestCase):
                 self.assertEqual(is_json_type(value, name), expected)
 
 
+class EcmaPatterns(unittest.TestCase):
+    """JSON Schema patterns are ECMA-262 regexes: \\d and \\w are ASCII-only there, unlike Python's."""
+
+    def test_ecma_semantics(self):
+        cases = [
+            (r"^\d+$", "123", True), (r"^\d+$", "\u0661\u0662", False),  # Arabic-Indic digits are not ECMA \d
+            (r"^\w+$", "abc_1", True), (r"^\w+$", "\u00e9", False),    # é is not ECMA \w
+            (r"^\D$", "a", True), (r"^\W$", "\u00e9", True), (r"^[\d.]+$", "1.5", True),
+            (r"^\p{L}+$", "\u03c0", True), (r"^\p{Letter}+$", "123", False), (r"^\P{L}+$", "12", True),
+            (r"^\P{L}+$", "ab", False), (r"\.", "a.b", True), (r"[a\]]", "]", True), (r"^\s$", "\u00a0", True),
+        ]
+        for pattern, text, valid in cases:
+            with self.subTest(pattern=pattern, text=text):
+                self.assertEqual(validate({"pattern": pattern}, text) == [], valid)
+
+    def test_unsupported_property_is_a_schema_error(self):
+        with self.assertRaises(ValueError):
+            validate({"pattern": r"\p{Greek}"}, "x")
+
+
 if __name__ == "__main__":
     unittest.main()
