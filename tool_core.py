@@ -165,7 +165,10 @@ def show(value: JSON, limit: int = 60) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
     except (ValueError, RecursionError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"<a {json_type(value)} nested too deeply to show>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -825,7 +828,8 @@ class ParseResult:
 
 
 _STRICT_JSON = json.JSONDecoder(parse_constant=lambda name: _reject_constant(name))
-_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\n)?\s*")
+_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
+_FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is left: a fence still opening
 _FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
 
 
@@ -857,26 +861,24 @@ def _parse_one(text: str, start: int) -> tuple[ToolCall | ParseError, int]:
     """Read the call whose opening tag stands at `start`; return it and where the text resumes."""
     body = _FENCE_OPEN.match(text, start + len(OPEN)).end()
     next_open = text.find(OPEN, body)
-    region_end = next_open if next_open >= 0 else len(text)
+    region_end = next_open if next_open >= 0 else len(text)  # where this call must be over
+    cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
 
     def error(kind: str, message: str, end: int) -> tuple[ParseError, int]:
         return ParseError(kind, message, (start, end), text[start:end]), end
 
-    if body >= len(text) or body == next_open:
-        where = "the next <tool_call> opens" if body == next_open else "the text ends"
-        return error("truncated", f"{where} right after <tool_call>: the call is missing. " + _REWRITE, region_end)
+    if _FENCE_STARTED.fullmatch(text, body, region_end):
+        return error("truncated", f"{cut_by} right after <tool_call>: the call is missing. " + _REWRITE, region_end)
     if text.startswith(CLOSE, body):
         return error("invalid_json", "the call is empty. " + _REWRITE, body + len(CLOSE))
     try:
         value, json_end = _STRICT_JSON.raw_decode(text, body)
     except json.JSONDecodeError as exc:
-        # subtle: an unfinished string may have swallowed a later <tool_call>; judge the JSON
-        # only up to that tag when the error lies beyond it.
-        end = region_end if exc.pos >= region_end else len(text)
-        if _is_json_prefix(text[body:end]):
-            cause = "the next <tool_call> opens" if end < len(text) else "the text ends"
-            return error("truncated", f"{cause} inside the JSON: the call was cut off. " + _SHORTER, end)
-        close = text.find(CLOSE, exc.pos)
+        # subtle: broken JSON is judged only up to the next <tool_call>, so an unfinished string
+        # cannot swallow the next call: every opening tag gets its own verdict.
+        if _is_json_prefix(text[body:region_end]):
+            return error("truncated", f"{cut_by} inside the JSON: the call was cut off. " + _SHORTER, region_end)
+        close = text.find(CLOSE, exc.pos if exc.pos < region_end else body)
         stop = close + len(CLOSE) if 0 <= close < region_end else region_end
         return error("invalid_json", f"not valid JSON: {exc.msg} at {_where(text, body, exc.pos)}. " + _REWRITE, stop)
     except (ValueError, RecursionError) as exc:
@@ -919,8 +921,8 @@ def _is_json_prefix(fragment: str) -> bool:
         rest = fragment[exc.pos:].rstrip()
         if exc.msg.startswith("Unterminated string"):
             return True  # the string runs to the end of the fragment
-        if exc.msg.startswith("Invalid \\uXXXX"):
-            return re.fullmatch(r"\\u[0-9a-fA-F]{0,3}", rest) is not None
+        if exc.msg.startswith("Invalid \\uXXXX"):  # json reports it at the "u"; a final \\uXXXX counts too
+            return re.fullmatch(r"u[0-9a-fA-F]{0,4}", rest) is not None
         # a literal or number cut mid-word: 'tru', 'nul', '-', '1.', '1e+'
         return (rest == "" or any(w.startswith(rest) for w in ("true", "false", "null"))
                 or re.fullmatch(r"-|\.|[eE][+-]?", rest) is not None)
@@ -933,11 +935,11 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall 
     def error(kind: str, message: str) -> tuple[ParseError, int]:
         return ParseError(kind, message, (start, end), text[start:end]), end
 
-    if not isinstance(value, dict):
-        return error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE)
     brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
     if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
         return error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE)
+    if not isinstance(value, dict):
+        return error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip():
         got = "no \"name\"" if "name" not in value else f"\"name\": {show(name)}"
@@ -1002,6 +1004,10 @@ def parse_tool_calls_regex(text: str) -> list[ToolCall]:
     return calls
 
 
+_ESCAPE_CLOSE = re.compile(r"<(\\*)/tool_result>")  # "</tool_result>" -> "<\/tool_result>", one more "\" each
+_UNESCAPE_CLOSE = re.compile(r"<\\(\\*)/tool_result>")
+
+
 def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, ToolResult]]) -> str:
     """Write results back as <tool_result> blocks, in call order, tagged with each call's id and name.
 
@@ -1014,7 +1020,7 @@ def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, To
         attrs.append(f'id="{html.escape(call.id)}"')
         if not result.ok:
             attrs.append(f'error="{html.escape(result.error_kind or "error")}"')
-        body = result.text.replace("</tool_result>", "<\\/tool_result>")  # a result cannot close its own block
+        body = _ESCAPE_CLOSE.sub(r"<\\\1/tool_result>", result.text)  # a result cannot close its own block
         blocks.append(f"<tool_result {' '.join(attrs)}>{body}</tool_result>")
     return "\n".join(blocks)
 
@@ -1030,7 +1036,7 @@ def parse_tool_results(text: str) -> list[dict]:
     found = []
     for match in _RESULT.finditer(text):
         attrs = {k: html.unescape(v) for k, v in re.findall(r"(\w+)=\"([^\"]*)\"", match.group(1))}
-        found.append(attrs | {"content": match.group(2).replace("<\\/tool_result>", "</tool_result>")})
+        found.append(attrs | {"content": _UNESCAPE_CLOSE.sub(r"<\1/tool_result>", match.group(2))})
     return found
 
 
