@@ -1,0 +1,33 @@
+"""Code 01: why language models need tools (lecture 001 sections 1 and 2).
+
+Demo 1, can't compute: a 5-gram model trained on "a times b is c" recites the products it saw
+        and guesses the rest; accuracy tracks how many test problems it saw; calculate is exact.
+Demo 2, hasn't seen / can't reach: a model trained on 2024 text gives 2024's remote-work rule
+        and the most frequent "Today is ..." word; a policy lookup and a calendar know better.
+Demo 3, what a tool is: 17,423 x 892 through tool_core.run_agent with a scripted model.
+
+Runs offline in about 0.2 s. --seed draws the multiplication problems (default 0).
+"""
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import toolformer_lab  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=0, help="seed for the multiplication problems (default 0)")
+    args = parser.parse_args()
+    sections = [("Demo 1. Can't compute: multiplication from memory", lambda: toolformer_lab.demo_cant_compute(args.seed)),
+                ("Demo 2. Hasn't seen, can't reach: 2024 text in 2026", toolformer_lab.demo_cant_see),
+                ("Demo 3. A tool call: calculate(17423 * 892) through the loop", toolformer_lab.demo_calculator_loop)]
+    for i, (title, demo) in enumerate(sections):
+        print(("\n" if i else "") + f"=== {title} ===\n")
+        print(demo())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,961 @@
+"""toolformer_lab: why language models need tools, and how Toolformer teaches one when to call them.
+
+What it implements (lecture 001 sections 1-3, handout code 01 and 02):
+  1. A word tokenizer and `NGramLM`, a word n-gram model of any order with interpolated
+     Kneser-Ney smoothing, greedy generation and log-probabilities.
+  2. `CachedLM`, a copy cache mixed in with weight 0.2: the smallest stand-in for a transformer
+     copying from its context, so that an API result placed before a position can help
+     predict it. It copies content words only; a switch lets it copy punctuation too, to show
+     the pitfall the handout ran into.
+  3. Toolformer's three data-building steps (Schick et al., 2023, "Toolformer: Language Models
+     Can Teach Themselves to Use Tools", section 2): candidate calls, execution through a
+     tool_core.ToolRegistry, and the weighted-loss filter L- - L+ >= tau_f; then step 4,
+     retraining on the augmented text and measuring where the model now writes "[".
+  4. ToolkenGPT's training target (Hao et al., 2023): a toolken at the first result token,
+     the other result tokens marked [N/A] and left out of the loss.
+  5. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py.
+
+What it leaves out: the paper samples candidate positions and calls from the model itself
+(p_i > tau_s with a few-shot prompt); we generate them with rules. The paper fine-tunes GPT-J
+and lets it write arguments and execute calls at inference; our retrained trigram only shows
+the "where to call" half. Search and translation tools are left out; our corpus needs a
+calculator, a question-answering tool over a small knowledge base, and a calendar.
+"""
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import tool_core
+
+# ---------------------------------------------------------------------------------------------
+# --- 1. Tokens ---
+# ---------------------------------------------------------------------------------------------
+
+BOS, EOS, UNK = "<s>", "</s>", "<unk>"
+_TOKEN = re.compile(r"->|\d+|[A-Za-z]+(?:'[a-z]+)?|[^\sA-Za-z\d]")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into words, whole numbers, "->" and single punctuation marks.
+
+    Example: "capacity is 205 megawatts." -> ['capacity', 'is', '205', 'megawatts', '.']
+    """
+    return _TOKEN.findall(text)
+
+
+def detokenize(tokens: list[str]) -> str:
+    """Join tokens back into readable text. Example: ['SS', '-', '218', 'is', '205', '.'] -> 'SS-218 is 205.'"""
+    text = " ".join(tokens)
+    text = re.sub(r" ([.,?!:;)\]])", r"\1", text)
+    text = re.sub(r"([(\[]) ", r"\1", text)
+    text = re.sub(r"\b([A-Z]+) - (\d)", r"\1-\2", text)  # ids such as SS-218
+    text = re.sub(r'" (.*?) "', r'"\1"', text)  # quoted arguments
+    return re.sub(r"\b([A-Z][A-Za-z]*) \(", r"\1(", text)  # calls such as Calculator(...)
+
+
+# Function words and marks the copy cache never copies: copying them "helps" every sentence.
+STOP_WORDS = frozenset("""a an the of and or but to in on at by for with from into as is are was were be been
+being has have had do does did so its it this that these those there here who what when where which
+will would can could may might must shall should not no than then also all any each per up out""".split())
+
+
+def is_content_word(token: str) -> bool:
+    """Say whether the cache may copy a token: a word or number that is not a stop word."""
+    return any(ch.isalnum() for ch in token) and token.lower() not in STOP_WORDS
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 2. The n-gram language model: interpolated Kneser-Ney ---
+# ---------------------------------------------------------------------------------------------
+
+class NGramLM:
+    """A word n-gram model with interpolated Kneser-Ney smoothing (Chen & Goodman, 1998, section 3).
+
+    Why Kneser-Ney: it interpolates every order with the next lower one, so each conditional
+    distribution sums to exactly 1, and its lower orders use continuation counts (in how many
+    contexts a word appears), which predicts unseen histories better than raw frequency.
+    Absolute discounting with back-off would also sum to 1, but needs back-off weights
+    computed per context; interpolation makes the recursion one line.
+
+        P_k(w | h) = max(c_k(h w) - D, 0) / c_k(h) + D * N1+(h .) / c_k(h) * P_{k-1}(w | h')
+
+    c_k is the raw count at the highest order and the continuation count below it; h' drops
+    the oldest word of h; an unseen history (c_k(h) = 0) passes straight to the lower order.
+    The recursion ends in the uniform distribution over the training vocabulary (with </s>).
+
+    Words never seen in training share one unknown-word mass, the Good-Turing estimate of how
+    often a new word turns up: P(<unk>) = (words seen once) / (all words). It does not depend
+    on the history, and every known word's probability is scaled by 1 - P(<unk>), so the
+    distribution over the vocabulary plus <unk> sums to 1.
+    subtle: a history-dependent unknown mass would make any unseen history (text right after
+    an inserted "[call]") look better at predicting unseen words such as "205", and the
+    Toolformer filter would credit the brackets instead of the result.
+    """
+
+    def __init__(self, order: int = 3, discount: float = 0.75):
+        if order < 1 or not 0 < discount < 1:
+            raise ValueError(f"need order >= 1 and 0 < discount < 1, got order={order}, discount={discount}")
+        self.order, self.discount = order, discount
+        self.counts: list[Counter] = [Counter() for _ in range(order + 1)]  # [k][(h..., w)]
+        self.context_total: list[Counter] = [Counter() for _ in range(order + 1)]  # [k][h]: sum over w
+        self.context_types: list[Counter] = [Counter() for _ in range(order + 1)]  # [k][h]: N1+(h .)
+        self.vocab: list[str] = []
+        self._index: set[str] = set()
+        self._cache: dict[tuple, float] = {}  # (word, history) -> probability; the model is fixed after fit
+        self._rankings: dict[tuple, list[str]] = {}
+        self.p_unk = 0.0
+
+    def fit(self, sentences: list[list[str]]) -> "NGramLM":
+        """Count every n-gram of the sentences (each padded with <s> ... </s>); return self."""
+        n = self.order
+        top = Counter()
+        for sentence in sentences:
+            padded = [BOS] * (n - 1) + list(sentence) + [EOS]
+            for j in range(n - 1, len(padded)):
+                top[tuple(padded[j - n + 1: j + 1])] += 1
+        self.counts[n] = top
+        for k in range(n - 1, 0, -1):  # continuation counts: in how many contexts (v h w) appears
+            self.counts[k] = Counter(gram[1:] for gram in self.counts[k + 1])
+        self.followers: list[dict[tuple, list[str]]] = [defaultdict(list) for _ in range(n + 1)]
+        for k in range(1, n + 1):
+            for gram, c in self.counts[k].items():
+                self.context_total[k][gram[:-1]] += c
+                self.context_types[k][gram[:-1]] += 1
+                self.followers[k][gram[:-1]].append(gram[-1])
+        words = Counter(w for s in sentences for w in s)
+        self.p_unk = max(sum(1 for c in words.values() if c == 1), 1) / (sum(words.values()) + 1)
+        self.vocab = sorted(set(words) | {EOS, UNK})
+        self._index, self._cache, self._rankings = set(self.vocab), {}, {}
+        return self
+
+    def prob(self, word: str, context: tuple[str, ...] | list[str]) -> float:
+        """Return P(word | the last order-1 words of context); an unseen word gets P(<unk>)."""
+        h = tuple(context)[-(self.order - 1):] if self.order > 1 else ()
+        h = (BOS,) * (self.order - 1 - len(h)) + h
+        if word not in self._index or word == UNK:
+            return self.p_unk
+        key = (word, h)
+        if key not in self._cache:
+            self._cache[key] = (1 - self.p_unk) * self._p(self.order, word, h)
+        return self._cache[key]
+
+    def _p(self, k: int, word: str, h: tuple[str, ...]) -> float:
+        if k == 0:
+            return 1.0 / (len(self.vocab) - 1)  # uniform over the known words and </s>
+        total = self.context_total[k][h]
+        lower = self._p(k - 1, word, h[1:])
+        if total == 0:
+            return lower
+        c = self.counts[k][h + (word,)]
+        return max(c - self.discount, 0) / total + self.discount * self.context_types[k][h] / total * lower
+
+    def distribution(self, context: tuple[str, ...] | list[str]) -> dict[str, float]:
+        """Return P(w | context) for every w in the vocabulary (it sums to 1)."""
+        return {w: self.prob(w, context) for w in self.vocab}
+
+    def logprob(self, tokens: list[str], context: list[str] = ()) -> float:
+        """Return the natural-log probability of tokens following context."""
+        seen = list(context)
+        total = 0.0
+        for token in tokens:
+            total += math.log(self.prob(token, seen))
+            seen.append(token)
+        return total
+
+    def most_likely(self, context: tuple[str, ...] | list[str]) -> str:
+        """Return the most probable next word (never <unk>; ties go to the later word in sort order).
+
+        Exact without scoring the whole vocabulary each time: above some order `low`, only words
+        that followed the history get a term of their own; every other word's probability is the
+        order-`low` distribution scaled by the back-off weights, so the best of those is the first,
+        in that distribution's (cached) ranking, that is not among the followers. `low` is the
+        unigram, or the bigram when the last word had many followers ("is" before 900 products).
+        """
+        h = tuple(context)[-(self.order - 1):] if self.order > 1 else ()
+        h = (BOS,) * (self.order - 1 - len(h)) + h
+        low = 2 if self.order > 1 and len(self.followers[2].get(h[-1:], ())) > 64 else 1
+        followers = {w for k in range(self.order, low, -1) for w in self.followers[k].get(h[len(h) - k + 1:], ())}
+        ranked = self._ranked(low, h[len(h) - low + 1:])
+        outside = next((w for w in ranked if w not in followers), None)
+        options = [w for w in followers | {outside} if w is not None and w != UNK]
+        return max(options, key=lambda w: (self.prob(w, context), w))
+
+    def _ranked(self, k: int, hk: tuple[str, ...]) -> list[str]:
+        """Return the known words sorted by P_k(w | hk), best first (cached per history)."""
+        if (k, hk) not in self._rankings:
+            p = {w: self._p(k, w, hk) for w in self.vocab if w != UNK}
+            self._rankings[(k, hk)] = sorted(p, key=lambda w: (p[w], w), reverse=True)
+        return self._rankings[(k, hk)]
+
+    def generate(self, context: list[str], max_tokens: int = 10, stop: tuple[str, ...] = (EOS,)) -> list[str]:
+        """Continue context greedily (most probable word each step, ties by alphabet); never writes <unk>."""
+        seen, out = list(context), []
+        for _ in range(max_tokens):
+            word = self.most_likely(seen)
+            if word in stop:
+                break
+            out.append(word)
+            seen.append(word)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 3. The copy cache: the smallest stand-in for attention ---
+# ---------------------------------------------------------------------------------------------
+
+class CachedLM:
+    """Mix an n-gram model with a copy cache over the words already in the context.
+
+        P(w | context) = (1 - weight) * P_ngram(w | last words) + weight * count(w in cache) / len(cache)
+
+    The cache holds the context's content words (is_content_word), so an API result placed
+    earlier in the text, "205" or "Tove Belwick", can be copied when it comes up again. With
+    content_only=False it copies every token, punctuation included: then a calendar result
+    "Thursday, October 15, 2026" raises P(",") everywhere and the Toolformer filter mistakes
+    that for usefulness (the pitfall of handout section 3.6). An empty cache mixes in nothing.
+    """
+
+    def __init__(self, lm: NGramLM, weight: float = 0.2, content_only: bool = True):
+        self.lm, self.weight, self.content_only = lm, weight, content_only
+
+    def cache(self, context: list[str]) -> Counter:
+        """Return the tokens the cache may copy from this context, with their counts."""
+        return Counter(t for t in context if not self.content_only or is_content_word(t))
+
+    def prob(self, word: str, context: list[str], cache: Counter | None = None) -> float:
+        """Return the mixed probability of word after context (pass cache to reuse a count)."""
+        cache = self.cache(context) if cache is None else cache
+        size = sum(cache.values())
+        if not size:
+            return self.lm.prob(word, context)
+        return (1 - self.weight) * self.lm.prob(word, context) + self.weight * cache[word] / size
+
+    def distribution(self, context: list[str]) -> dict[str, float]:
+        """Return the mixture over the vocabulary plus any unseen word the cache can copy (sums to 1)."""
+        cache = self.cache(context)
+        size = sum(cache.values())
+        mix = 1 - self.weight if size else 1.0
+        dist = {w: mix * p for w, p in self.lm.distribution(context).items()}
+        for w, c in cache.items():
+            dist[w] = dist.get(w, 0.0) + self.weight * c / size
+        return dist
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 4. Toolformer step 3: the weighted loss and the usefulness filter ---
+# ---------------------------------------------------------------------------------------------
+
+def toolformer_weights(span: int = 5, decay: float = 0.2) -> list[float]:
+    """Return w_t = w~_t / sum(w~), w~_t = max(0, 1 - decay * t), for t = 0 .. span-1 (paper section 2).
+
+    Example: toolformer_weights() -> [1/3, 4/15, 1/5, 2/15, 1/15]
+    """
+    raw = [max(0.0, 1 - decay * t) for t in range(span)]
+    return [w / sum(raw) for w in raw]
+
+
+WEIGHTS = toolformer_weights()
+
+
+def weighted_loss(model: CachedLM | NGramLM, tokens: list[str], i: int, prefix: list[str] = ()) -> float:
+    """Return L_i(z) = -sum_j w_{j-i} * log p(x_j | x_{1:i-1}, z, x_{i:j-1}), z = prefix.
+
+    The paper puts z in front of the whole text; an n-gram model (even with the cache) would
+    then never see it, so z goes right before x_i, where the augmented training text puts the
+    call. Weights past the end of the text are simply absent (the sum is not renormalised).
+    """
+    context = list(tokens[:i]) + list(prefix)
+    loss = 0.0
+    for t, w in enumerate(WEIGHTS):
+        if i + t >= len(tokens):
+            break
+        loss -= w * math.log(model.prob(tokens[i + t], context))
+        context.append(tokens[i + t])
+    return loss
+
+
+def usefulness(L_empty: float, L_call: float, L_result: float, *, with_call_alone: bool = True) -> float:
+    """Return L- - L+, with L+ = L(e(c, r)) and L- = min(L(eps), L(e(c, eps))) (paper eq. 2).
+
+    with_call_alone=False uses L- = L(eps) alone, which credits the call for what merely
+    writing the question does. Example: usefulness(2.5, 2.1, 0.8) -> 1.3
+    """
+    L_minus = min(L_empty, L_call) if with_call_alone else L_empty
+    return L_minus - L_result
+
+
+def call_tokens(call: str, result: str | None) -> list[str]:
+    """Write e(c, r) = "[call -> r]", or e(c, eps) = "[call ->]" when result is None, as tokens."""
+    return tokenize(f"[{call} ->" + (f" {result}]" if result is not None else "]"))
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 5. The corpora: course announcements, and texts whose continuation needs a tool ---
+# ---------------------------------------------------------------------------------------------
+
+TODAY = "Thursday, October 15, 2026"  # the calendar's fixed "today"
+
+_ANNOUNCEMENTS = [
+    "The lecture on {day} is in room {room}.", "Homework {n} is due on {day} at 5 pm.",
+    "Office hours move to {day} this week.", "The midterm covers lectures 1 to {n}.",
+    "Please bring your laptop to the lab on {day}.", "The reading for {day} is chapter {n} of the notes.",
+    "Section {n} meets in room {room} on {day}.", "The project proposal is due on {day} so plan ahead.",
+    "Slides for lecture {n} are posted on the course page.", "The guest talk on {day} starts at 3 pm.",
+    "Quiz {n} opens on {day} and closes on Sunday.", "The course staff will answer questions on the forum.",
+    "Late days may be used for homework {n} but not for the project.",
+    "The lab session on {day} covers n-gram language models.", "Grades for homework {n} are out.",
+    "Please check the schedule and the forum before asking.",
+    "The final project has three parts so start early.", "Room {room} is closed on {day} so we meet online.",
+    "The teaching assistants hold a review session on {day}.", "Bring questions about homework {n} to section.",
+    "The exam is open book but no laptops are allowed.", "Each team has three or four students.",
+    "The course page lists the readings, the slides and the deadlines.",
+    "Today is {day} and the lecture is in room {room}.", "Today is {day} so office hours are online.",
+]
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+
+
+def announcement_corpus() -> list[list[str]]:
+    """Return the background training text: course announcements, no grid facts, no answers."""
+    out = []
+    for k, template in enumerate(_ANNOUNCEMENTS):
+        for v in range(6):
+            out.append(tokenize(template.format(day=_DAYS[(k + v) % 5], room=200 + 10 * ((k * 3 + v) % 9), n=1 + (k + v) % 8)))
+    return out
+
+
+@dataclass
+class VendorFact:
+    vendor: str
+    founder: str
+    city: str
+
+
+_VENDORS = ("Ashholt Brennick Calloway Dunmere Everly Fenwright Galbrook Harrowgate Islemoor Jessop Kilbride "
+            "Larchfield Mornay Netherby Ostrander Pellham Quarrington Rookwood Saltash Tremayne Ulverston "
+            "Vantry Wexcombe Yardley Zellick Amberlow Brightwell Coldharbour Draycott Elmsworth "
+            "Farrowby Glenmoor Hartwell Ivybridge Juniper Kestrel Lowther Marlow Norcott Oakhurst").split()
+_FIRSTS = "Tove Ilse Bram Odile Kasper Maren Ruben Signe Tomas Elin Aster Jorun Lasse Petra Emil".split()
+_LASTS = "Belwick Farrow Quill Dunmore Halvard Ostby Renner Skarde Thune Vikram Aldis Brevik Corran".split()
+_CITIES = "Marrow Bay,Easton,Hollin,Westmarch,Ravensfield,Dunholm,Kingsreach".split(",")
+
+
+def vendor_facts() -> list[VendorFact]:
+    """Return the question-answering tool's knowledge base: 40 vendors, their founders and cities."""
+    facts = [VendorFact("Ashholt", "Tove Belwick", "Marrow Bay")]
+    for k, vendor in enumerate(_VENDORS[1:], 1):
+        facts.append(VendorFact(vendor, f"{_FIRSTS[k % 15]} {_LASTS[(k * 5) % 13]}", _CITIES[k % 7]))
+    return facts
+
+
+@dataclass
+class Text:
+    """One text to annotate: its tokens, what kind it is, and where a call is needed (if anywhere)."""
+
+    tokens: list[str]
+    kind: str  # capacity | faults | vendor | date | plain
+    call_position: int | None  # the call belongs right before tokens[call_position]
+    fact: dict  # what the rules need to write candidate calls: numbers, a vendor
+
+
+_PLAIN = [
+    "The crews will be back at the depot by noon.", "The crew checked poles, lines, meters, and fuses.",
+    "A storm is expected, so the crews stay on call.", "Trucks, ladders, and radios are checked each morning.",
+    "The control room logs every switch, every alarm, and every call.", "New meters were installed on Elm Street.",
+    "The depot gate is locked after dark.", "The feeder was inspected, cleaned, and tested.",
+    "Customers can report outages by phone, by text, or online.", "The substation fence needs new signs.",
+    "Line workers wear gloves, helmets, and boots.", "The map shows feeders, substations, and depots.",
+    "The training covers safety, switching, and first aid.", "A new crew joins the north depot.",
+    "The report lists causes, durations, and repairs.", "Tree trimming continues along the river road.",
+    "The old transformer was replaced last spring.", "Radios, phones, and pagers are tested weekly.",
+    "The safety meeting is short, so be on time.", "Spare fuses are kept in the blue cabinet.",
+    "The crew lead signs every work order.", "Outage maps are updated, checked, and published.",
+    "The west feeder serves farms, shops, and a school.", "Workers must log in, check out, and log out.",
+    "Storm kits hold lamps, batteries, and water.", "The inspection found rust, loose bolts, and a cracked insulator.",
+    "Meter readers visit homes, shops, and offices.", "The dispatcher assigns crews by distance.",
+    "The north line was rebuilt after the flood.", "Crews rest, eat, and sleep at the depot during storms.",
+    "The warehouse stocks cable, poles, and clamps.", "A drone survey checks towers, spans, and vegetation.",
+    "The hotline is staffed day and night.", "Vans, trucks, and trailers are parked in rows.",
+    "The switching plan was reviewed twice.", "Apprentices learn climbing, rigging, and testing.",
+    "The east depot has a new roof.", "Crews photograph damage, record it, and report it.",
+    "The substation alarm was a false one.", "Helmets, harnesses, and ropes are inspected monthly.",
+]
+_DATE_TEMPLATES = [
+    "Today is {d}, and the crews are out.", "The audit of the feeders starts today, {d}.",
+    "Today, {d}, the office closes early.", "The new meters go live today, {d}, at noon.",
+    "Today is {d}, so the depot runs a drill.",
+]
+_DATE_EVENTS = ["", "", ""]
+
+
+def toolformer_texts(seed: int = 0, sizes: dict[str, int] | None = None, vendors: slice = slice(0, 30)) -> list[Text]:
+    """Generate the texts Toolformer annotates: each kind's continuation needs a different tool (or none).
+
+    capacity and faults need a calculator (one-token results), vendor needs question answering
+    (two-token names), date needs the calendar, plain needs nothing. Numbers come from
+    random.Random(seed); the first capacity text is the handout's 120 + 85 = 205 megawatts and the
+    first vendor text is "Ashholt was founded by Tove Belwick".
+    """
+    rng = random.Random(seed)
+    sizes = sizes or {"capacity": 15, "faults": 20, "vendor": 30, "date": 15, "plain": 40}
+    texts: list[Text] = []
+    for k in range(sizes["capacity"]):
+        a, b = (120, 85) if k == 0 and seed == 0 else (rng.randrange(40, 160), rng.randrange(20, 120))
+        station = 218 if k == 0 and seed == 0 else rng.randrange(100, 400)
+        tokens = tokenize(f"Substation SS-{station} has two transformers of {a} and {b} megawatts, "
+                          f"so its capacity is {a + b} megawatts.")
+        texts.append(Text(tokens, "capacity", tokens.index(str(a + b), tokens.index("capacity")), {"a": a, "b": b}))
+    for _ in range(sizes["faults"]):
+        a, b = rng.randrange(3, 30), rng.randrange(3, 30)
+        tokens = tokenize(f"The crew logged {a} faults on Monday and {b} on Tuesday, so {a + b} faults were logged in all.")
+        texts.append(Text(tokens, "faults", tokens.index("so") + 1, {"a": a, "b": b}))
+    for fact in vendor_facts()[vendors][: sizes["vendor"]]:
+        tokens = tokenize(f"The vendor {fact.vendor} was founded by {fact.founder}.")
+        texts.append(Text(tokens, "vendor", tokens.index("by") + 1, {"vendor": fact.vendor}))
+    for k in range(sizes["date"]):
+        tokens = tokenize(_DATE_TEMPLATES[k % len(_DATE_TEMPLATES)].format(d=TODAY))
+        texts.append(Text(tokens, "date", tokens.index("Thursday"), {}))
+    plain = list(_PLAIN)
+    rng.shuffle(plain)
+    texts += [Text(tokenize(t), "plain", None, {}) for t in plain[: sizes["plain"]]]
+    return texts
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6. The tools, and Toolformer steps 1 and 2: candidate calls, executed ---
+# ---------------------------------------------------------------------------------------------
+
+def toolformer_registry() -> tool_core.ToolRegistry:
+    """Build the three tools of our corpus as a tool_core registry: Calculator, QA, Calendar."""
+    registry = tool_core.ToolRegistry()
+    facts = {f.vendor: f for f in vendor_facts()}
+
+    @registry.tool(name="Calculator", read_only=True)
+    def calculator(expression: str) -> int | float:
+        """Evaluate arithmetic: numbers, + - * / and parentheses.
+
+        Args:
+            expression: e.g. "120 + 85"
+        """
+        return tool_core.calculate(expression)
+
+    @registry.tool(name="QA", read_only=True)
+    def qa(question: str) -> str:
+        """Answer a question about a vendor: who founded it, or where it is based.
+
+        Args:
+            question: "Who founded X?" or "Where is X based?"
+        """
+        asked = re.fullmatch(r"(Who founded|Where is) (\w+)( based)?\?", question.strip())
+        if not asked or asked.group(2) not in facts:
+            raise LookupError(f"no answer for {question!r}")
+        fact = facts[asked.group(2)]
+        return fact.founder if asked.group(1) == "Who founded" else fact.city
+
+    @registry.tool(name="Calendar", read_only=True)
+    def calendar() -> str:
+        """Return today's date."""
+        return TODAY
+
+    return registry
+
+
+@dataclass
+class Candidate:
+    """One candidate call at one position of one text, with its result and three losses."""
+
+    text: int  # index into the texts
+    position: int  # the call goes right before tokens[position]
+    tool: str
+    arguments: dict
+    right: bool  # from the rules that wrote it: does its result say what the text says next?
+    result: str | None = None
+    L_empty: float = math.nan  # L(eps): no call
+    L_call: float = math.nan  # L(e(c, eps)): the call without its result
+    L_result: float = math.nan  # L(e(c, r)): the call and its result
+
+    @property
+    def call(self) -> str:
+        """Write the call as it appears in the text. Example: 'Calculator(120 + 85)'"""
+        inside = ", ".join(f'"{v}"' if self.tool == "QA" else str(v) for v in self.arguments.values())
+        return f"{self.tool}({inside})"
+
+    @property
+    def gain(self) -> float:
+        """Return the usefulness L- - L+."""
+        return usefulness(self.L_empty, self.L_call, self.L_result)
+
+
+def candidate_calls(texts: list[Text], seed: int = 0) -> list[Candidate]:
+    """Step 1 by rules: several calls per plausible position, wrong ones and everywhere-calendar ones.
+
+    The paper samples positions (where P("[") > tau_s) and calls from the model with a few-shot
+    prompt; rules make the same kind of mixture reproducibly: the right call, plausible wrong
+    ones at the same position, and Calendar() tried at positions where nothing needs it.
+    """
+    rng = random.Random(seed)
+    out = []
+    for n, text in enumerate(texts):
+        i = text.call_position
+        if text.kind in ("capacity", "faults"):
+            a, b = text.fact["a"], text.fact["b"]
+            out += [Candidate(n, i, "Calculator", {"expression": f"{a} + {b}"}, True),
+                    Candidate(n, i, "Calculator", {"expression": f"{a} * {b}"}, False),
+                    Candidate(n, i, "Calculator", {"expression": f"{b} - {a}"}, False)]
+        elif text.kind == "vendor":
+            vendor = text.fact["vendor"]
+            out += [Candidate(n, i, "QA", {"question": f"Who founded {vendor}?"}, True),
+                    Candidate(n, i, "QA", {"question": f"Where is {vendor} based?"}, False)]
+        elif text.kind == "date":
+            out += [Candidate(n, i, "Calendar", {}, True),
+                    Candidate(n, text.tokens.index("October"), "Calendar", {}, True)]
+        if text.kind in ("capacity", "faults", "vendor"):
+            out.append(Candidate(n, i, "Calendar", {}, False))  # an unrelated call where a call does belong
+        # Calendar() within five tokens of the date would be useful there too: keep those out of "elsewhere"
+        taken = set(range(i - 4, text.tokens.index("2026") + 1)) if text.kind == "date" else {i}
+        elsewhere = [p for p in range(1, len(text.tokens) - 1) if p not in taken]
+        for p in sorted(rng.sample(elsewhere, 2 if text.kind == "plain" else 1)):
+            out.append(Candidate(n, p, "Calendar", {}, False))
+    return out
+
+
+def execute_candidates(candidates: list[Candidate], registry: tool_core.ToolRegistry) -> None:
+    """Step 2: run every candidate through the registry and store its result text."""
+    for c in candidates:
+        outcome = registry.call(c.tool, c.arguments)
+        c.result = outcome.text if outcome.ok else f"error: {outcome.error_kind}"
+
+
+def score_candidates(candidates: list[Candidate], texts: list[Text], model: CachedLM) -> None:
+    """Step 3: compute L(eps), L(e(c, eps)) and L(e(c, r)) for every candidate."""
+    empty: dict[tuple[int, int], float] = {}
+    for c in candidates:
+        tokens = texts[c.text].tokens
+        key = (c.text, c.position)
+        if key not in empty:
+            empty[key] = weighted_loss(model, tokens, c.position)
+        c.L_empty = empty[key]
+        c.L_call = weighted_loss(model, tokens, c.position, call_tokens(c.call, None))
+        c.L_result = weighted_loss(model, tokens, c.position, call_tokens(c.call, c.result))
+
+
+def keep(candidates: list[Candidate], tau: float | None) -> list[Candidate]:
+    """Return the candidates with L- - L+ >= tau (all of them when tau is None: no filter)."""
+    return [c for c in candidates if tau is None or c.gain >= tau]
+
+
+def best_calls(candidates: list[Candidate], tau: float) -> dict[int, Candidate]:
+    """Pick, per text, the kept call with the largest gain: the one step 4 inserts."""
+    best: dict[int, Candidate] = {}
+    for c in keep(candidates, tau):
+        if c.text not in best or c.gain > best[c.text].gain:
+            best[c.text] = c
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7. Toolformer step 4: insert the kept calls, retrain, and see where the model calls ---
+# ---------------------------------------------------------------------------------------------
+
+def augment(texts: list[Text], chosen: dict[int, Candidate]) -> list[list[str]]:
+    """Return x* = x_{1:i-1}, e(c, r), x_{i:n} for every text with a kept call (the rest unchanged)."""
+    out = []
+    for n, text in enumerate(texts):
+        c = chosen.get(n)
+        out.append(text.tokens if c is None else
+                   text.tokens[: c.position] + call_tokens(c.call, c.result) + text.tokens[c.position:])
+    return out
+
+
+@dataclass
+class CallSite:
+    """One position of a test text: how likely the model is to open a call there, and whether it would."""
+
+    text: int
+    position: int
+    p_open: float  # P("[" | the two words before)
+    writes_call: bool  # is "[" the most likely next token (greedy decoding opens a call)?
+    needs_call: bool
+
+
+def call_sites(lm: NGramLM, texts: list[Text]) -> list[CallSite]:
+    """Measure P("[") before every token of every test text, and where greedy decoding would call."""
+    sites = []
+    for n, text in enumerate(texts):
+        for p in range(1, len(text.tokens)):
+            context = text.tokens[:p]
+            sites.append(CallSite(n, p, lm.prob("[", context), lm.most_likely(context) == "[", p == text.call_position))
+    return sites
+
+
+def call_contexts(trained_on: list[list[str]]) -> set[tuple[str, str]]:
+    """Return every pair of words that came right before a "[" in the training text."""
+    return {tuple(s[j - 2: j]) for s in trained_on for j in range(2, len(s)) if s[j] == "["}
+
+
+def explain_wrong_call(site: CallSite, texts: list[Text], before_calls: set[tuple[str, str]]) -> str:
+    """Say why greedy decoding opens a call where none is needed (or none where one is)."""
+    text = texts[site.text]
+    two = tuple(text.tokens[site.position - 2: site.position])
+    if site.needs_call:
+        return f"P('[') = {site.p_open:.2f} after {' '.join(two)!r} is not the most likely next token"
+    if text.call_position is not None and 0 < site.position - text.call_position <= 2:
+        return "just after the tested position: the filter kept the call here, where the gain was largest"
+    if two in before_calls:
+        return f"a trigram sees only {' '.join(two)!r}, which came before a call in training"
+    return "the trigram's back-off favours '['"
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 8. ToolkenGPT: a tool as a token, and the loss that skips its results ---
+# ---------------------------------------------------------------------------------------------
+
+NA = "[N/A]"
+
+
+def digit_tokens(text: str) -> list[str]:
+    """Tokenize with one token per digit, as LLaMA's tokenizer treats numbers. Example: '256 ft' -> ['2', '5', '6', 'ft']"""
+    return [piece for token in tokenize(text) for piece in (list(token) if token.isdigit() else [token])]
+
+
+def toolken_target(tokens: list[str], start: int, length: int, toolken: str) -> list[str]:
+    """Build ToolkenGPT's target s': the toolken at the first result token, [N/A] at the others.
+
+    Example: (['is', '2', '5', '6'], 1, 3, '[square]') -> ['is', '[square]', '[N/A]', '[N/A]']
+    """
+    target = list(tokens)
+    target[start] = toolken
+    for j in range(start + 1, start + length):
+        target[j] = NA
+    return target
+
+
+_WORD_PROBLEMS = [  # (text, the result in it, its toolken): the toolken head's training data
+    ("A square room has sides of 12 feet, so the area is 144 square feet.", "144", "[square]"),
+    ("The yard is a square with sides of 9 feet, so the area is 81 square feet.", "81", "[square]"),
+    ("A square tile has sides of 15 inches, so the area is 225 square inches.", "225", "[square]"),
+    ("The crew strung 120 and 85 meters of cable, so the total is 205 meters.", "205", "[add]"),
+    ("We logged 11 and 7 faults, so the total is 18 faults.", "18", "[add]"),
+    ("The depot has 14 and 9 trucks, so the total is 23 trucks.", "23", "[add]"),
+    ("Each of 6 feeders serves 40 homes, so the product is 240 homes.", "240", "[multiply]"),
+    ("The area of the square plot is unknown until we measure it.", None, None),
+    ("The total of the bill is listed on page 2.", None, None),
+]
+TOOLKEN_EXAMPLE = ("The patio is a square with sides of 16 feet, so the area is 256 square feet.", "256", "[square]")
+
+
+class ToolkenHead:
+    """The only trained part of ToolkenGPT, in count form: P(next is toolken tau | the last two tokens).
+
+    The frozen model keeps its word distribution; the head decides how much probability goes to
+    each toolken (Hao et al., 2023, eq. 1: one softmax over [W_v; W_tau] h). Positions marked
+    [N/A] are skipped while counting, exactly as they are skipped in the training loss.
+    """
+
+    def __init__(self, strength: float = 1.0):
+        self.strength = strength  # how strongly a short context falls back on a shorter one
+        self.counts: dict[tuple, Counter] = defaultdict(Counter)
+
+    def fit(self, examples: list[tuple[list[str], list[str]]]) -> "ToolkenHead":
+        """Count, for every non-[N/A] target position, which label (a toolken or <word>) follows its context."""
+        for tokens, target in examples:
+            for j, label in enumerate(target):
+                if label == NA:
+                    continue
+                label = label if label.startswith("[") else "<word>"
+                for k in range(3):  # contexts of 0, 1 and 2 original tokens
+                    self.counts[tuple(tokens[max(0, j - k): j]) if k else ()][label] += 1
+        return self
+
+    def prob(self, label: str, context: list[str], k: int = 2) -> float:
+        """Return P(label | last k tokens), smoothed by falling back on shorter contexts."""
+        h = tuple(context[-k:]) if k else ()
+        lower = self.prob(label, context, k - 1) if k else 1 / (1 + len(self.toolkens()))
+        seen = self.counts.get(h, Counter())
+        return (seen[label] + self.strength * lower) / (sum(seen.values()) + self.strength)
+
+    def toolkens(self) -> set[str]:
+        """Return the toolkens the head has seen."""
+        return {label for c in self.counts.values() for label in c if label != "<word>"}
+
+
+def toolken_loss_table(frozen: NGramLM, head: ToolkenHead, tokens: list[str], target: list[str]) -> list[tuple]:
+    """Return (position, original, target, -log P(target | original prefix) or None if [N/A]) rows."""
+    rows = []
+    for j, (t, tt) in enumerate(zip(tokens, target)):
+        if tt == NA:
+            rows.append((j, t, tt, None))
+            continue
+        if tt.startswith("["):
+            p = head.prob(tt, tokens[:j])
+        else:
+            p = head.prob("<word>", tokens[:j]) * frozen.prob(tt, tokens[:j])
+        rows.append((j, t, tt, -math.log(p)))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 9. Demos for scripts/01_why_tools.py ---
+# ---------------------------------------------------------------------------------------------
+
+def multiplication_problems(seed: int, per_size: int, digits: tuple[int, ...] = (1, 2, 3)) -> list[tuple[int, int]]:
+    """Draw per_size random (a, b) pairs of each digit count, with random.Random(seed)."""
+    rng = random.Random(seed)
+    return [(rng.randrange(10 ** (d - 1), 10 ** d), rng.randrange(10 ** (d - 1), 10 ** d))
+            for d in digits for _ in range(per_size)]
+
+
+def times_sentence(a: int, b: int) -> list[str]:
+    """Write one training fact. Example: (4, 34) -> ['4', 'times', '34', 'is', '136']"""
+    return [str(a), "times", str(b), "is", str(a * b)]
+
+
+def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> str:
+    """A 5-gram model trained on "a times b is c" recites what it saw and guesses the rest."""
+    train = [p for p in multiplication_problems(seed, per_size) if p != (32, 34)]  # the demo's example stays unseen
+    seen = set(train)
+    lm = NGramLM(order=5).fit([times_sentence(a, b) for a, b in train])
+    rows = []
+    for d in (1, 2, 3):
+        probe = multiplication_problems(seed + 1000 + d, tests, (d,))
+        right = sum(lm.generate(times_sentence(a, b)[:4], 1) == [str(a * b)] for a, b in probe)
+        exact = sum(tool_core.calculate(f"{a} * {b}") == a * b for a, b in probe)
+        rows.append([f"{d} x {d} digits", len(probe), f"{sum(p in seen for p in probe)}", f"{right / len(probe):.0%}",
+                     f"{exact / len(probe):.0%}"])
+    guess = lm.generate(["32", "times", "34", "is"], 1)[0]
+    source = [f"{a} times {b} is {a * b}" for a, b in train if str(a * b) == guess and b == 34][:1]
+    recited = next((a, b) for a, b in train if a > 9)
+    return (f"Trained on {len(train)} sentences like '{' '.join(times_sentence(*recited))}' ({per_size} per digit count, "
+            f"seed {seed}).\n"
+            f"  seen in training:   '{recited[0]} times {recited[1]} is' -> {lm.generate(times_sentence(*recited)[:4], 1)[0]}"
+            f" (correct {recited[0] * recited[1]})\n"
+            f"  unseen:             '32 times 34 is' -> {guess} (correct 1088)"
+            + (f"; the 5-gram backs off to 'times 34 is' and recites '{source[0]}'" if source else "") + "\n\n"
+            + format_rows(["fresh test problems", "n", "seen in training", "5-gram correct", "calculate correct"], rows)
+            + "\nThe model is right about as often as the problem was in its training text: it memorised, it did not "
+              "learn to multiply.\nA calculator does not depend on having seen the problem.")
+
+
+def format_rows(headers: list[str], rows: list[list]) -> str:
+    """Lay out a table (tool_core.format_table, shared by every lab module)."""
+    return tool_core.format_table(headers, rows)
+
+
+_TEXT_2024 = [
+    "Employees may work remotely up to 2 days per week.", "Under the 2024 policy employees may work remotely up to 2 days per week.",
+    "Staff may work remotely up to 2 days per week with approval.", "Managers may work remotely up to 2 days per week too.",
+    "The office is open from 8 to 6 on weekdays.", "Today is Monday and the team meets at 9.",
+    "Today is Monday so the office is busy.", "Today is Friday and the canteen closes early.",
+    "Today is Monday and the new interns start.", "The policy is reviewed every year.",
+]
+REMOTE_POLICY_2026 = "Since January 2026, employees may work remotely up to 3 days per week."
+
+
+def demo_cant_see() -> str:
+    """A model trained on 2024 text answers with 2024's policy and guesses "today"; tools know better."""
+    lm = NGramLM(order=3).fit([tokenize(s) for s in _TEXT_2024])
+    registry = tool_core.ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def lookup_policy(topic: str) -> str:
+        """Return the current company policy on a topic.
+
+        Args:
+            topic: e.g. "remote work"
+        """
+        if "remote" not in topic:
+            raise LookupError(f"no policy on {topic!r}")
+        return REMOTE_POLICY_2026
+
+    @registry.tool(read_only=True)
+    def calendar() -> str:
+        """Return today's date."""
+        return TODAY
+
+    prompt = "Employees may work remotely up to"
+    answer = detokenize(lm.generate(tokenize(prompt), 6, stop=(EOS, ".")))
+    today = lm.generate(["Today", "is"], 1)[0]
+    after = Counter(s.split()[2] for s in _TEXT_2024 if s.startswith("Today is"))
+    return "\n".join([
+        f"Trained on {len(_TEXT_2024)} sentences of 2024 company text (trigram).",
+        f"  '{prompt}' -> model: '{answer}'",
+        f"      lookup_policy('remote work') -> {registry.call('lookup_policy', {'topic': 'remote work'}).text}",
+        f"  'Today is' -> model: '{today}' (after 'Today is' its training text had {dict(after.most_common())})",
+        f"      calendar() -> {registry.call('calendar', {}).text}",
+        "The model cannot know what changed after its training text or what day it is; a tool can look it up."])
+
+
+def demo_calculator_loop() -> str:
+    """Run 17,423 x 892 through tool_core.run_agent with a scripted model: prompt, call, result, answer."""
+    registry = tool_core.ToolRegistry([tool_core.tool_from_function(
+        tool_core.calculate, description="Evaluate an arithmetic expression exactly: numbers, + - * / // % ** and parentheses.",
+        read_only=True)])
+
+    def model(messages: list[dict]) -> str:
+        if messages[-1]["role"] == "user":
+            return "Let me compute that. " + tool_core.call_text("calculate", {"expression": "17423 * 892"})
+        result = int(tool_core.parse_tool_results(messages[-1]["content"])[0]["content"])
+        return f"17,423 x 892 = {result:,}."
+
+    transcript = tool_core.run_agent(tool_core.ScriptedLM(model), registry, "What is 17,423 x 892?")
+    tools_block = [line for line in transcript.messages[0]["content"].splitlines() if line.startswith("{")]
+    return ("System prompt, tools block (the rest are the call format and rules):\n  " + "\n  ".join(tools_block)
+            + "\n\n" + transcript.render())
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 10. Demos for scripts/02_toolformer.py ---
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class ToolformerRun:
+    """Everything steps 1-3 produce, computed once and shared by the demos."""
+
+    lm: NGramLM
+    texts: list[Text]
+    candidates: list[Candidate]
+
+
+def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerRun:
+    """Train the background model, then run steps 1-3 on the corpus: candidates, execute, score."""
+    lm = NGramLM(order=3).fit(announcement_corpus())
+    texts = toolformer_texts(seed)
+    candidates = candidate_calls(texts, seed)
+    execute_candidates(candidates, toolformer_registry())
+    score_candidates(candidates, texts, CachedLM(lm, content_only=content_only))
+    return ToolformerRun(lm, texts, candidates)
+
+
+def demo_worked_numbers() -> str:
+    """Check the filter on the lecture's numbers: 2.5 / 2.1 / 0.8 and the exercise 4.0 / 3.0 / 2.6."""
+    weights = " + ".join(f"{w:.4f}" for w in WEIGHTS)
+    ex, ex_alone = usefulness(4.0, 3.0, 2.6), usefulness(4.0, 3.0, 2.6, with_call_alone=False)
+    return (f"weights w_t = max(0, 1 - 0.2 t) / 3 for t = 0..4: {weights} = {sum(WEIGHTS):.0f}\n"
+            f"slide:    L(eps) = 2.5, L(call, no result) = 2.1, L(call + result) = 0.8 -> L- - L+ = "
+            f"min(2.5, 2.1) - 0.8 = {usefulness(2.5, 2.1, 0.8):.1f}\n"
+            f"exercise: 4.0 / 3.0 / 2.6 -> {ex:.1f} < tau = 1.0: dropped; with L- = L(eps) alone it would be "
+            f"{ex_alone:.1f}: kept, crediting the call for what writing the question did")
+
+
+def demo_candidates(run: ToolformerRun, tau: float = 1.0) -> str:
+    """Show every candidate for the megawatt sentence and the Ashholt sentence, with the three losses."""
+    out = []
+    for kind in ("capacity", "vendor"):
+        n = next(k for k, t in enumerate(run.texts) if t.kind == kind)
+        text = run.texts[n]
+        out.append(f'"{detokenize(text.tokens)}"')
+        rows = []
+        for c in (c for c in run.candidates if c.text == n):
+            where = " ".join(text.tokens[max(0, c.position - 2): c.position]) + " [.]"
+            rows.append([where, c.call, c.result, f"{c.L_empty:.2f}", f"{c.L_call:.2f}", f"{c.L_result:.2f}",
+                         f"{c.gain:+.2f}", "kept" if c.gain >= tau else "-"])
+        out.append(format_rows(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
+                                f"tau={tau:g}"], rows))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+TAUS = (None, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+def sweep_rows(candidates: list[Candidate]) -> list[list]:
+    """Count kept calls (and how many are right) per tool, for each threshold in TAUS."""
+    rows = []
+    for tau in TAUS:
+        kept = keep(candidates, tau)
+        cells = []
+        for tool in ("Calculator", "QA", "Calendar"):
+            mine = [c for c in kept if c.tool == tool]
+            cells.append(f"{len(mine)} ({sum(c.right for c in mine)} right)")
+        useless = sum(not c.right for c in kept)
+        rows.append(["no filter" if tau is None else f"{tau:g}", len(kept), *cells, f"{useless / max(len(kept), 1):.0%}"])
+    return rows
+
+
+def demo_threshold_sweep(run: ToolformerRun, seed: int = 0) -> str:
+    """Sweep tau over all candidates; then switch the cache to copy punctuation and sweep again."""
+    header = ["tau", "kept", "Calculator", "QA", "Calendar", "useless"]
+    right = [c for c in run.candidates if c.right]
+    useful_gain = {tool: min(c.gain for c in right if c.tool == tool) for tool in ("Calculator", "QA", "Calendar")}
+    punct = toolformer_pipeline(seed, content_only=False)
+    spurious = [c for c in punct.candidates if not c.right and c.tool == "Calendar" and run.texts[c.text].kind == "plain"]
+    top = max(spurious, key=lambda c: c.gain)
+    text = run.texts[top.text].tokens
+    return "\n".join([
+        f"{len(run.texts)} texts, {len(run.candidates)} executed candidates "
+        f"({sum(c.right for c in run.candidates)} right).",
+        format_rows(header, sweep_rows(run.candidates)),
+        f"Smallest gain of a right call: Calculator {useful_gain['Calculator']:.2f} (a one-token result), "
+        f"QA {useful_gain['QA']:.2f}, Calendar {useful_gain['Calendar']:.2f}: the loss favours long results.",
+        "",
+        "The same sweep with a cache that also copies punctuation (the handout's first version):",
+        format_rows(header, sweep_rows(punct.candidates)),
+        f"Calendar() in texts that need no tool now gains up to {top.gain:.2f} nats "
+        f"(content-words cache: at most {max(c.gain for c in run.candidates if not c.right and run.texts[c.text].kind == 'plain'):.2f}), e.g.",
+        f'  "{detokenize(text[:top.position])} [Calendar() -> {TODAY}] {detokenize(text[top.position:])}"',
+        "  its two commas 'help' predict the commas that follow; the filter measures prediction, not sense."])
+
+
+def demo_retrain(run: ToolformerRun, tau: float = 1.0, seed: int = 0) -> str:
+    """Step 4: insert the kept calls, retrain a trigram, and measure where it now opens a call."""
+    chosen = best_calls(run.candidates, tau)
+    augmented = augment(run.texts, chosen)
+    lm = NGramLM(order=3).fit(announcement_corpus() + augmented)
+    tests = toolformer_texts(seed + 1, {"capacity": 10, "faults": 10, "vendor": 10, "date": 15, "plain": 15},
+                             vendors=slice(30, 40))
+    sites = call_sites(lm, tests)
+    at_call = [s.p_open for s in sites if s.needs_call]
+    elsewhere = [s.p_open for s in sites if not s.needs_call]
+    example = next(augmented[k] for k, c in sorted(chosen.items()) if c.tool == "Calculator")
+    wrong = [s for s in sites if s.writes_call != s.needs_call]
+    before_calls = call_contexts(augmented)
+    reasons = Counter((tests[s.text].kind, "extra call" if s.writes_call else "missed call",
+                       explain_wrong_call(s, tests, before_calls)) for s in wrong)
+    rows = [[kind, what, count, why] for (kind, what, why), count in sorted(reasons.items())]
+    hits = sum(s.writes_call and s.needs_call for s in sites)
+    return "\n".join([
+        f"Inserted the best kept call (tau = {tau:g}) into {len(chosen)} of {len(run.texts)} texts, e.g.",
+        f'  "{detokenize(example)}"',
+        f"Retrained a trigram on the announcements plus the augmented texts; tested on {len(tests)} new texts.",
+        f"  average P('[') where a call is needed: {sum(at_call) / len(at_call):.3f} ({len(at_call)} positions)",
+        f"  average P('[') everywhere else:        {sum(elsewhere) / len(elsewhere):.3f} ({len(elsewhere)} positions)",
+        f"  greedy decoding opens a call at {hits} of {len(at_call)} needed positions; "
+        f"{sum(s.writes_call and not s.needs_call for s in sites)} calls elsewhere.",
+        "No position was labelled by hand: the model learned when to call from the filtered data.",
+        "",
+        "Where it calls wrongly:",
+        format_rows(["text", "what", "times", "why"], rows) if rows else "  nowhere"])
+
+
+def demo_toolken() -> str:
+    """ToolkenGPT's target for "... the area is 256 square feet", and its loss over non-[N/A] positions."""
+    examples = []
+    for text, result, toolken in _WORD_PROBLEMS:
+        tokens = digit_tokens(text)
+        if result is None:
+            examples.append((tokens, tokens))
+            continue
+        start = next(j for j in range(len(tokens)) if "".join(tokens[j: j + len(result)]) == result)
+        examples.append((tokens, toolken_target(tokens, start, len(result), toolken)))
+    frozen = NGramLM(order=3).fit(announcement_corpus() + [t for t, _ in examples])
+    head = ToolkenHead().fit(examples)
+    text, result, toolken = TOOLKEN_EXAMPLE
+    tokens = digit_tokens(text)
+    start = next(j for j in range(len(tokens)) if "".join(tokens[j: j + len(result)]) == result)
+    target = toolken_target(tokens, start, len(result), toolken)
+    table = toolken_loss_table(frozen, head, tokens, target)
+    shown = [r for r in table if r[0] >= start - 3]
+    rows = [[j, t, tt, "-" if loss is None else f"{loss:.2f}"] for j, t, tt, loss in shown]
+    counted = [loss for _, _, _, loss in table if loss is not None]
+    digits = sum(-math.log(frozen.prob(tokens[j], tokens[:j])) for j in range(start, start + len(result)))
+    return "\n".join([
+        f'"{text}" with one token per digit; the toolken head was trained on {len(_WORD_PROBLEMS)} word problems.',
+        format_rows(["i", "original t_i", "target t'_i", "-log P(t'_i | t_<i)"], rows),
+        f"Loss = sum over the {len(counted)} non-[N/A] positions = {sum(counted):.2f} nats "
+        f"(the {len(shown)} shown contribute {sum(r[3] for r in shown if r[3] is not None):.2f}).",
+        f"At the result the model pays -log P({toolken}) = {table[start][3]:.2f} once, for deciding to call; the digits "
+        f"{' '.join(tokens[start:start + len(result)])} are [N/A] and cost nothing (the frozen model alone would pay "
+        f"{digits:.2f} nats to guess them)."])
