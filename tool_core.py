@@ -37,9 +37,11 @@ import threading
 import time
 import types
 import typing
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Literal, Union
+from urllib.parse import unquote
 
 JSON = Any  # a value as json.loads returns it: dict, list, str, int, float, bool or None
 
@@ -48,6 +50,7 @@ JSON = Any  # a value as json.loads returns it: dict, list, str, int, float, boo
 # ---------------------------------------------------------------------------------------------
 
 REGISTRY_ERROR_KINDS = ("unknown_tool", "invalid_arguments", "execution_error")
+LOOP_ERROR_KINDS = ("not_allowed",)  # run_agent refuses a real tool that tool_choice rules out this turn
 
 
 @dataclass
@@ -70,7 +73,8 @@ class ToolResult:
     """The outcome of one call, as data: the value, or an error message written for the model.
 
     `error_kind` is one of REGISTRY_ERROR_KINDS for the registry's verdicts; the loop also
-    reports a malformed call (a ParseError) as a ToolResult whose error_kind is the parse kind.
+    reports a malformed call (a ParseError) as a ToolResult whose error_kind is the parse kind
+    (PARSE_ERROR_KINDS), and a call tool_choice rules out as LOOP_ERROR_KINDS' "not_allowed".
     """
 
     ok: bool
@@ -86,7 +90,10 @@ class ToolResult:
             return self.message
         if isinstance(self.content, str):
             return self.content
-        return json.dumps(self.content, ensure_ascii=False, default=str)
+        try:
+            return json.dumps(self.content, ensure_ascii=False, default=str, allow_nan=False)
+        except (ValueError, TypeError, RecursionError):  # a cycle, NaN, Infinity: no JSON for it
+            return show(self.content, limit=100_000)
 
 
 class ToolExecutionError(Exception):
@@ -109,7 +116,118 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 2. validate(schema, value): JSON Schema 2020-12, one function per keyword ---
+# --- 2. Helpers: count_tokens, calculate, format_table ---
+# ---------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]+")
+
+
+def count_tokens(text: str) -> int:
+    """Count tokens with a fixed stand-in rule, so every token figure in the lab is reproducible.
+
+    The rule: a run of ASCII letters costs one token per 8 letters, a run of digits one per 3
+    digits, a run of other non-space characters one per 2 characters (each rounded up); spaces
+    are free. On English and JSON this lands within about 20% of a real BPE tokenizer; the lab
+    compares sizes, it does not bill them.
+    Example: 'get_incident("E-1474")' -> 9  (get _ incident (" E - 1474:2 ")
+    """
+    total = 0
+    for piece in _TOKEN.findall(text):
+        per = 8 if piece[0].isascii() and piece[0].isalpha() else 3 if piece[0].isdigit() else 2
+        total += -(-len(piece) // per)
+    return total
+
+
+MAX_RESULT_BITS = 4096  # about 1,233 decimal digits: 9**9**9 is refused before it is computed
+MAX_EXPRESSION_CHARS = 1000
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+              ast.Pow: lambda a, b: a ** b}
+
+
+def calculate(expression: str) -> int | float:
+    """Evaluate arithmetic safely by walking its syntax tree: numbers, + - * / // % **, parentheses.
+
+    Names, calls, attributes and everything else are refused; so are expressions longer than
+    MAX_EXPRESSION_CHARS and numbers larger than MAX_RESULT_BITS, checked before a power is
+    computed, so every refusal is a quick ValueError. Never eval. Numbers use Python's syntax
+    (1_000 and 0x10 included); × and ÷ are accepted as the lecture writes them.
+    Example: calculate("17423 * 892") -> 15541316
+    """
+    if not isinstance(expression, str):
+        raise ValueError(f"expression must be a string, got {type(expression).__name__}")
+    if len(expression) > MAX_EXPRESSION_CHARS:
+        raise ValueError(f"the expression has {len(expression)} characters; at most {MAX_EXPRESSION_CHARS} are allowed")
+    source = expression.replace("×", "*").replace("÷", "/").strip()
+    try:
+        return _arith(ast.parse(source, mode="eval").body, expression)
+    except (SyntaxError, ValueError) as exc:
+        if not isinstance(exc, SyntaxError):
+            raise
+        raise ValueError(f"cannot read {expression!r} as arithmetic ({exc.msg}); "
+                         "use numbers, + - * / // % ** and parentheses") from None
+    except (RecursionError, MemoryError):
+        raise ValueError(f"{expression[:40]!r}... is nested too deeply to evaluate") from None
+
+
+def _arith(node: ast.AST, expression: str) -> int | float:
+    if isinstance(node, ast.Constant) and _is_number(node.value):
+        return _check_size(node.value, expression)  # 1e400 is already inf when parsed
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _arith(node.operand, expression)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _arith(node.left, expression), _arith(node.right, expression)
+        if isinstance(node.op, ast.Pow):
+            _check_power(left, right)
+        try:
+            value = _OPERATORS[type(node.op)](left, right)
+        except ZeroDivisionError:
+            raise ValueError(f"division by zero in {expression!r}") from None
+        except OverflowError:
+            raise ValueError(f"the result of {expression!r} is too large") from None
+        return _check_size(value, expression)
+    hint = "; use ** for powers" if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) else ""
+    what = type(node.op).__name__ if isinstance(node, ast.BinOp) else type(node).__name__
+    raise ValueError(f"{expression!r} contains {what}, which is not arithmetic: only numbers, "
+                     f"+ - * / // % ** and parentheses are allowed{hint}")
+
+
+def _check_power(base: int | float, exponent: int | float) -> None:
+    if isinstance(exponent, float) or isinstance(base, float) or abs(base) <= 1 or exponent <= 0:
+        return  # float powers end in OverflowError, caught by _arith; |base| <= 1 cannot grow
+    if min(exponent, MAX_RESULT_BITS + 1) * math.log2(abs(base)) > MAX_RESULT_BITS:
+        raise ValueError(f"{show(base, 20)} ** {show(exponent, 20)} would have more than {MAX_RESULT_BITS} bits; "
+                         "refusing to compute it")
+
+
+def _check_size(value: int | float, expression: str) -> int | float:
+    if isinstance(value, complex):
+        raise ValueError(f"{expression!r} has no real result")
+    if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
+        raise ValueError(f"the result of {expression!r} has more than {MAX_RESULT_BITS} bits")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"the result of {expression!r} is not a finite number")
+    return value
+
+
+def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
+    """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
+    cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
+              for c, w in zip(row, widths or [0] * len(row))] for row in [headers] + rows]
+    sizes = [max(len(line) for row in cells for line in row[i]) for i in range(len(headers))]
+    out = []
+    for n, row in enumerate(cells):
+        for k in range(max(len(c) for c in row)):
+            out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * s for s in sizes))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 3. validate(schema, value): JSON Schema 2020-12, one function per keyword ---
 # ---------------------------------------------------------------------------------------------
 
 MAX_REF_DEPTH = 100  # this many $refs followed at one place in the value: a cycle in the schema
@@ -202,15 +320,17 @@ class _Validation:
             raise ValueError(f"schema at {path} must be an object or a boolean, got {show(schema)}")
         for keyword, check in KEYWORDS.items():
             if keyword in schema:
-                yield from check(self, schema[keyword], value, schema, path)
+                try:
+                    yield from check(self, schema[keyword], value, schema, path)
+                except (TypeError, AttributeError) as exc:  # e.g. "minimum": "5", "required": 5
+                    raise ValueError(f"schema keyword {keyword!r} at {path} has an unusable value "
+                                     f"{show(schema[keyword])} ({exc})") from None
 
     def is_valid(self, schema: JSON, value: JSON, path: str = "$") -> bool:
         return next(iter(self.errors(schema, value, path)), None) is None
 
     def resolve(self, ref: str) -> JSON:
         """Follow '#' or '#/json/pointer' (RFC 6901, with ~0 ~1 and %-escapes) inside the root."""
-        from urllib.parse import unquote
-
         if ref != "#" and not ref.startswith("#/"):
             raise ValueError(f"unsupported $ref {ref!r}: only '#' and '#/...' pointers are resolved")
         node = self.root
@@ -342,11 +462,26 @@ def _kw_max_items(v, limit, value, schema, path):
 
 def _kw_unique_items(v, unique, value, schema, path):
     if unique and isinstance(value, list):
-        for j in range(len(value)):
-            for i in range(j):
-                if json_equal(value[i], value[j]):
-                    yield f"{path}: items must be unique, but [{i}] and [{j}] are both {show(value[j])}"
-                    return
+        first: dict = {}
+        for j, item in enumerate(value):
+            i = first.setdefault(_canonical(item), j)
+            if i != j:
+                yield f"{path}: items must be unique, but [{i}] and [{j}] are both {show(item)}"
+                return
+
+
+def _canonical(value: JSON) -> Any:
+    """Return a hashable key that is equal for JSON-equal values: 1 and 1.0 alike, true and 1 not.
+
+    Python already hashes 1 and 1.0 alike; tagging booleans keeps true apart from 1.
+    """
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(x) for x in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((k, _canonical(x)) for k, x in value.items()))
+    return ("scalar", value)
 
 
 def _numeric(compare: Callable[[float, float], bool], phrase: str):
@@ -358,14 +493,14 @@ def _numeric(compare: Callable[[float, float], bool], phrase: str):
 
 
 def _kw_multiple_of(v, divisor, value, schema, path):
-    if _is_number(value) and not _exact(value) % _exact(divisor) == 0:
+    if _is_number(value) and not (math.isfinite(value) and _exact(value) % _exact(divisor) == 0):
         yield f"{path}: expected a multiple of {divisor}, got {show(value)}"
 
 
 def _exact(x: int | float) -> Fraction:
     # subtle: 0.0075 / 0.0001 is not an integer in binary floating point; the decimal text the
     # value was written as (repr gives the shortest round-trip form) divides exactly.
-    return Fraction(x) if isinstance(x, int) or not math.isfinite(x) else Fraction(repr(x))
+    return Fraction(x) if isinstance(x, int) else Fraction(repr(x))
 
 
 def _kw_min_length(v, limit, value, schema, path):
@@ -420,7 +555,7 @@ def _compile_ecma(pattern: str) -> re.Pattern:
                 i += 2
                 continue
             in_class = (c == "[") or (in_class and c != "]")
-            out.append(c)
+            out.append("\\Z" if c == "$" and not in_class else c)  # ECMA's $ never matches before a final newline
             i += 1
     return re.compile("".join(out))
 
@@ -536,7 +671,7 @@ def validate(schema: JSON, value: JSON) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 3. From a Python function to a Tool (type hints + docstring -> JSON Schema) ---
+# --- 4. From a Python function to a Tool (type hints + docstring -> JSON Schema) ---
 # ---------------------------------------------------------------------------------------------
 
 _SIMPLE_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null",
@@ -573,18 +708,27 @@ def schema_for_type(hint: Any) -> dict:
 
 def _union_schema(args: tuple) -> dict:
     options = [a for a in args if a is not type(None)]
-    nullable = len(options) < len(args)
     if len(options) > 1:
         return {"anyOf": [schema_for_type(a) for a in args]}
     schema = schema_for_type(options[0])
-    if not nullable:
+    return _nullable(schema) if len(options) < len(args) else schema
+
+
+def _nullable(schema: dict) -> dict:
+    """Let a schema also admit null. Example: {"type": "integer"} -> {"type": ["integer", "null"]}"""
+    if validate(schema, None) == []:
         return schema
     if "enum" in schema:  # Optional[Literal[...]]: null joins the enum and the type list
-        schema["enum"] = schema["enum"] + [None]
+        schema = schema | {"enum": schema["enum"] + [None]}
     if isinstance(schema.get("type"), str):
-        schema["type"] = [schema["type"], "null"]
-        return schema
+        return schema | {"type": [schema["type"], "null"]}
     return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _admits_none(hint: Any) -> bool:
+    if typing.get_origin(hint) is typing.Annotated:
+        return _admits_none(typing.get_args(hint)[0])
+    return hint is Any or (typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint))
 
 
 _SECTION = re.compile(r"^(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\s*$")
@@ -632,23 +776,29 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
                        read_only: bool = False) -> Tool:
     """Build a Tool from a plain function: hints -> schema, docstring -> descriptions.
 
-    A parameter with a default is optional (its default is shown, never applied by validate);
-    Optional[X] also admits null. The schema forbids properties the function does not take.
+    A parameter with a default is optional (its default is shown, never applied by validate).
+    Optional[X] admits null and is optional too: left out, the function gets None. A default
+    of None makes the parameter nullable even without Optional. The schema forbids properties
+    the function does not take.
     """
     target = fn if inspect.isroutine(fn) else fn.__call__  # a callable object describes its __call__
     fn_name = getattr(fn, "__name__", type(fn).__name__)
     hints = typing.get_type_hints(target, include_extras=True)
     summary, notes = parse_docstring(target.__doc__)
-    properties, required = {}, []
+    properties, required, fill_none = {}, [], []
     for param in inspect.signature(target).parameters.values():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             raise TypeError(f"{fn_name}: *args/**kwargs cannot be described to a model; name every parameter")
         if param.name not in hints:
             raise TypeError(f"{fn_name}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
         prop = schema_for_type(hints[param.name])
+        if param.default is None:
+            prop = _nullable(prop)
         if param.name in notes:
             prop["description"] = notes[param.name]
-        if param.default is param.empty:
+        if param.default is param.empty and _admits_none(hints[param.name]):
+            fill_none.append(param.name)
+        elif param.default is param.empty:
             required.append(param.name)
         elif param.default is None or isinstance(param.default, (str, int, float, bool)):
             prop["default"] = param.default
@@ -657,11 +807,13 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     if not description:
         raise TypeError(f"{fn_name}: give the tool a docstring; its description is all the model knows about it")
     schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    if fill_none:
+        fn = functools.wraps(target)(lambda **arguments: target(**({n: None for n in fill_none} | arguments)))
     return Tool(name or fn_name, description, schema, fn, read_only)
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 4. The registry: exists -> is an object -> matches the schema -> execute ---
+# --- 5. The registry: exists -> is an object -> matches the schema -> execute ---
 # ---------------------------------------------------------------------------------------------
 
 class ToolRegistry:
@@ -714,7 +866,7 @@ class ToolRegistry:
                               message=_not_an_object_message(tool.name, arguments))
         try:
             errors = validate(tool.parameters, arguments)
-        except ValueError as exc:  # the tool's own schema is broken: not the model's fault
+        except Exception as exc:  # the tool's own schema is broken: not the model's fault
             return ToolResult(False, error_kind="execution_error",
                               message=f"{tool.name} has a broken schema ({exc}); this is a bug in the tool, not in your call")
         if errors:
@@ -727,8 +879,9 @@ class ToolRegistry:
         """Say that a tool does not exist, list the real ones and the closest name."""
         shown = show(name)
         available = self.names()
-        close = difflib.get_close_matches(str(name), available, n=1, cutoff=0.0)
-        hint = f" The closest name is {close[0]!r}; call it only if it does what you need." if close else ""
+        close = difflib.get_close_matches(str(name), available, n=1, cutoff=0.6)
+        hint = (f" Did you mean {close[0]!r}? Call it only if it does what you need." if close
+                else " No listed tool has a similar name.")
         return (f"unknown tool {shown}. Available tools: {', '.join(available) or '(none)'}.{hint} "
                 "If no tool fits the request, answer the user directly instead of calling a tool.")
 
@@ -756,7 +909,7 @@ def _execute(tool: Tool, arguments: dict) -> ToolResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 5. The text protocol: the prompt, the robust parser and the naive one, the results ---
+# --- 6. The text protocol: the prompt, the robust parser and the naive one, the results ---
 # ---------------------------------------------------------------------------------------------
 
 OPEN, CLOSE = "<tool_call>", "</tool_call>"
@@ -765,6 +918,13 @@ MAX_JSON_DEPTH = 64
 PARSE_ERROR_KINDS = ("truncated", "invalid_json", "not_an_object", "bad_name", "bad_arguments")
 
 CALL_FORMAT = '<tool_call>{"name": "<tool name>", "arguments": {<arguments as a JSON object>}}</tool_call>'
+
+
+def tool_choice_rule(tool_choice: str) -> str:
+    """Return the prompt line that asks for a tool_choice ('' for auto). Example: 'none' -> 'This turn you must not call any tool: ...'"""
+    rules = {"auto": "", "required": "This turn you must call at least one tool.",
+             "none": "This turn you must not call any tool: answer in plain text."}
+    return rules.get(tool_choice, f"This turn you must call the tool {tool_choice!r}.")
 
 
 def render_tool_prompt(tools: typing.Iterable[Tool], tool_choice: str = "auto") -> str:
@@ -779,12 +939,7 @@ def render_tool_prompt(tools: typing.Iterable[Tool], tool_choice: str = "auto") 
               "3. Call only the tools listed above, with their exact names and arguments. Never invent a tool.",
               "4. If no tool fits the request, answer directly in plain text, with no <tool_call>.",
               "5. If a result is an error, read it: fix the call, or tell the user what went wrong."]
-    choice = _TOOL_CHOICE_RULES.get(tool_choice) or f"This turn you must call the tool {tool_choice!r}."
-    return "\n".join(lines + ([choice] if tool_choice != "auto" else []))
-
-
-_TOOL_CHOICE_RULES = {"auto": "", "required": "This turn you must call at least one tool.",
-                      "none": "This turn you must not call any tool: answer in plain text."}
+    return "\n".join(lines + ([tool_choice_rule(tool_choice)] if tool_choice != "auto" else []))
 
 
 @dataclass
@@ -827,14 +982,46 @@ class ParseResult:
         return sorted(self.calls + self.errors, key=lambda item: item.span)
 
 
-_STRICT_JSON = json.JSONDecoder(parse_constant=lambda name: _reject_constant(name))
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON (JSON has no NaN or Infinity)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 would silently become Infinity
+        raise ValueError(f"the number {text} is too large")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, JSON]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) < len(pairs):  # json would keep the last of two equal keys: a guess, not a verdict
+        keys = [k for k, _ in pairs]
+        twice = next(k for i, k in enumerate(keys) if k in keys[:i])
+        raise ValueError(f"the key {twice!r} appears twice in one object")
+    return obj
+
+
+_STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float,
+                                object_pairs_hook=_unique_keys)
 _FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
 _FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is left: a fence still opening
 _FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON (JSON has no NaN or Infinity)")
+class _NoLineNumbers(str):
+    """The reply as the JSON decoder sees it, with error positions that cost nothing to place.
+
+    subtle: json.JSONDecodeError counts every newline before the error (str.count, str.rfind)
+    to report a line number we never use; on a megabyte of broken calls that makes parsing
+    quadratic. The C scanner reads the characters directly and is unaffected.
+    """
+
+    def count(self, *args) -> int:
+        return 0
+
+    def rfind(self, *args) -> int:
+        return -1
 
 
 def parse_tool_calls(text: str) -> ParseResult:
@@ -842,63 +1029,71 @@ def parse_tool_calls(text: str) -> ParseResult:
 
     JSON's own grammar (json.JSONDecoder.raw_decode) decides where a call's JSON ends, so a
     tag or a brace inside a string argument cannot cut it short. Nothing is repaired: single
-    quotes, trailing commas and comments are invalid_json. Never raises.
+    quotes, trailing commas, comments and duplicate keys are invalid_json. Never raises; time
+    grows linearly with the text, broken or not.
     Example: 'Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>' -> calls [f({})], text 'Hi'
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    result, pos = ParseResult(), 0
+    doc, result, pos = _NoLineNumbers(text), ParseResult(), 0
     while (start := text.find(OPEN, pos)) >= 0:
         result.outside.append(text[pos:start])
-        item, pos = _parse_one(text, start)
+        item, pos = _parse_one(text, doc, start)
         (result.calls if isinstance(item, ToolCall) else result.errors).append(item)
     result.outside.append(text[pos:])
     _drop_fence_wrappers(result.outside)
     return result
 
 
-def _parse_one(text: str, start: int) -> tuple[ToolCall | ParseError, int]:
+def _error(kind: str, message: str, text: str, start: int, end: int) -> tuple[ParseError, int]:
+    return ParseError(kind, message, (start, end), text[start:end]), end
+
+
+def _block_end(text: str, frm: int, region_end: int) -> int:
+    """Return where a broken call ends: just after its </tool_call>, or where the next call opens."""
+    close = text.find(CLOSE, frm, region_end)
+    return close + len(CLOSE) if close >= 0 else region_end
+
+
+def _parse_one(text: str, doc: str, start: int) -> tuple[ToolCall | ParseError, int]:
     """Read the call whose opening tag stands at `start`; return it and where the text resumes."""
     body = _FENCE_OPEN.match(text, start + len(OPEN)).end()
     next_open = text.find(OPEN, body)
     region_end = next_open if next_open >= 0 else len(text)  # where this call must be over
     cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
-
-    def error(kind: str, message: str, end: int) -> tuple[ParseError, int]:
-        return ParseError(kind, message, (start, end), text[start:end]), end
-
     if _FENCE_STARTED.fullmatch(text, body, region_end):
-        return error("truncated", f"{cut_by} right after <tool_call>: the call is missing. " + _REWRITE, region_end)
+        return _error("truncated", f"{cut_by} right after <tool_call>: the call is missing. " + _REWRITE,
+                      text, start, region_end)
     if text.startswith(CLOSE, body):
-        return error("invalid_json", "the call is empty. " + _REWRITE, body + len(CLOSE))
+        return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
     try:
-        value, json_end = _STRICT_JSON.raw_decode(text, body)
+        value, json_end = _STRICT_JSON.raw_decode(doc, body)
     except json.JSONDecodeError as exc:
         # subtle: broken JSON is judged only up to the next <tool_call>, so an unfinished string
         # cannot swallow the next call: every opening tag gets its own verdict.
         if _is_json_prefix(text[body:region_end]):
-            return error("truncated", f"{cut_by} inside the JSON: the call was cut off. " + _SHORTER, region_end)
-        close = text.find(CLOSE, exc.pos if exc.pos < region_end else body)
-        stop = close + len(CLOSE) if 0 <= close < region_end else region_end
-        return error("invalid_json", f"not valid JSON: {exc.msg} at {_where(text, body, exc.pos)}. " + _REWRITE, stop)
-    except (ValueError, RecursionError) as exc:
-        close = text.find(CLOSE, body)
-        stop = close + len(CLOSE) if 0 <= close < region_end else region_end
+            return _error("truncated", f"{cut_by} inside the JSON: the call was cut off. " + _SHORTER,
+                          text, start, region_end)
+        at = exc.pos if exc.pos < region_end else body
+        return _error("invalid_json", f"not valid JSON: {exc.msg} at {_where(text, body, exc.pos)}. " + _REWRITE,
+                      text, start, _block_end(text, at, region_end))
+    except (ValueError, RecursionError) as exc:  # NaN, 1e999, a duplicate key, 5000 digits, deep nesting
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        return error("invalid_json", f"not valid JSON: {reason}. " + _REWRITE, stop)
+        return _error("invalid_json", f"not valid JSON: {reason}. " + _REWRITE,
+                      text, start, _block_end(text, body, region_end))
     after = _FENCE_CLOSE.match(text, json_end).end()
     if text.startswith(CLOSE, after):
         return _check_call(value, text, start, after + len(CLOSE))
-    close = text.find(CLOSE, after)
-    next_open = text.find(OPEN, after)
-    if close >= 0 and (next_open < 0 or close < next_open):
-        return error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
-                     f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
-                     close + len(CLOSE))
-    cause = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
-    end = next_open if next_open >= 0 else len(text)
-    return error("truncated", f"the JSON is complete but {cause} before </tool_call>: the reply was probably "
-                 f"cut off. Close every call with </tool_call>.", end)
+    next_open = text.find(OPEN, after)  # the JSON may have quoted a <tool_call>: look again past it
+    region_end = next_open if next_open >= 0 else len(text)
+    close = text.find(CLOSE, after, region_end)
+    if close >= 0:
+        return _error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
+                      f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
+                      text, start, close + len(CLOSE))
+    cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
+    return _error("truncated", f"the JSON is complete but {cut_by} before </tool_call>: the reply was probably "
+                  f"cut off. Close every call with </tool_call>.", text, start, region_end)
 
 
 _REWRITE = "Write each call as " + CALL_FORMAT
@@ -933,7 +1128,7 @@ def _is_json_prefix(fragment: str) -> bool:
 def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall | ParseError, int]:
     """Turn decoded JSON into a ToolCall, or say precisely what is wrong with its shape."""
     def error(kind: str, message: str) -> tuple[ParseError, int]:
-        return ParseError(kind, message, (start, end), text[start:end]), end
+        return _error(kind, message, text, start, end)
 
     brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
     if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
@@ -984,20 +1179,22 @@ def _drop_fence_wrappers(pieces: list[str]) -> None:
                 pieces[j] = re.sub(r"^\s*```", "", pieces[j], count=1)
 
 
-_NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
+_NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>")  # as usually written: no re.DOTALL
 
 
 def parse_tool_calls_regex(text: str) -> list[ToolCall]:
     """The naive baseline: paired tags by regex, then json.loads; failures vanish silently.
 
     Kept to show how it fails (scripts/03 demo 2): it has no error channel, so a truncated or
-    malformed call looks exactly like "no call", and a tag inside a string cuts the JSON short.
+    malformed call looks exactly like "no call"; a tag inside a string cuts the JSON short; and
+    like most hand-written versions it forgets re.DOTALL, so a call written over several lines
+    is not seen at all.
     """
     calls = []
     for match in _NAIVE.finditer(text):
         try:
             obj = json.loads(match.group(1))
-        except ValueError:
+        except (ValueError, RecursionError):
             continue  # the flaw on display: a broken call disappears without a trace
         if isinstance(obj, dict):
             calls.append(ToolCall(obj.get("name"), obj.get("arguments", {}), span=match.span()))
@@ -1041,7 +1238,7 @@ def parse_tool_results(text: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 6. The loop: ScriptedLM, tool_choice, run_agent, Transcript ---
+# --- 7. The loop: ScriptedLM, tool_choice, run_agent, Transcript ---
 # ---------------------------------------------------------------------------------------------
 
 Message = dict  # {"role": "system" | "user" | "assistant" | "tool", "content": str}
@@ -1122,13 +1319,16 @@ def allowed_tools(tool_choice: str, registry: ToolRegistry) -> set[str]:
     return set() if tool_choice == "none" else {tool_choice}
 
 
-def tool_choice_problem(tool_choice: str, calls: list[ToolCall]) -> str | None:
-    """Say what a reply's calls violate under tool_choice, or None when they comply.
+def tool_choice_problem(tool_choice: str, items: list[ToolCall | ParseError]) -> str | None:
+    """Say what a reply violates under tool_choice, or None when it complies (or only misformed a call).
 
     Vendors enforce tool_choice while decoding; a text protocol can only ask in the prompt and
-    check the reply, then tell the model what was expected.
+    check the reply, then tell the model what was expected. A malformed call already gets its
+    own error, so it is not reported twice.
     """
-    names = [c.name for c in calls]
+    if any(isinstance(i, ParseError) for i in items):
+        return None
+    names = [i.name for i in items]
     if tool_choice == "required" and not names:
         return "tool_choice is 'required': your reply must contain at least one <tool_call>."
     if tool_choice not in TOOL_CHOICES and tool_choice not in names:
@@ -1144,30 +1344,31 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
     Each model turn: parse the reply; a reply with no call is the final answer. Otherwise every
     call gets an id, is validated and executed by the registry (consecutive read-only calls
     concurrently, calls with side effects one by one in order), and all results of the turn go
-    back in one message, in call order. Parse and tool errors go back as results too.
-    tool_choice applies until a tool has run, then resets to 'auto' (reset_tool_choice, as the
-    OpenAI Agents SDK does) so a forced call cannot loop forever.
+    back in one message, in call order. Parse and tool errors go back as results too; a call
+    that fails the same way in two turns ends the run. tool_choice (auto, required, none or a
+    tool's name, as the vendors define them) is asked for in the system prompt of each request
+    and checked on the reply; it applies until a tool has run, then resets to 'auto'
+    (reset_tool_choice, as the OpenAI Agents SDK does) so a forced call cannot loop forever.
     """
     if tool_choice not in TOOL_CHOICES and tool_choice not in registry:
         raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or a tool name, got {tool_choice!r}")
-    tools = list(registry)
     t = Transcript()
-    t.add("system", system if system is not None else render_tool_prompt(tools))
+    t.add("system", system if system is not None else render_tool_prompt(registry))
     t.add("user", user)
-    failures: dict[tuple, int] = {}
+    failures: Counter = Counter()
     choice, next_id = tool_choice, 1
     while t.steps < max_steps:
         t.steps += 1
         request = t.messages
-        if system is None and choice != "auto":  # tool_choice travels with each request, like a vendor's
-            request = [{"role": "system", "content": render_tool_prompt(tools, choice)}] + t.messages[1:]
+        if choice != "auto":  # tool_choice travels with each request, like a vendor's parameter
+            request = [{"role": "system", "content": f"{t.messages[0]['content']}\n{tool_choice_rule(choice)}"}] + t.messages[1:]
         reply = lm(request, stop=STOP_SEQUENCES)
         t.add("assistant", reply)
         parsed = parse_tool_calls(reply)
         items = parsed.items
         for item in items:
             item.id, next_id = f"call_{next_id}", next_id + 1
-        problem = tool_choice_problem(choice, parsed.calls)
+        problem = tool_choice_problem(choice, items)
         if not items and not problem:
             t.stop_reason, t.final_answer = "final_answer", parsed.text
             return t
@@ -1178,13 +1379,10 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
             t.add("user", f"[harness] {problem}")
         if reset_tool_choice and any(r.ok for r in results):
             choice = "auto"
-        for item, result in zip(items, results):
-            if not result.ok:
-                key = _failure_key(item)
-                failures[key] = failures.get(key, 0) + 1
-                if failures[key] >= 2:
-                    t.stop_reason = "repeated_failure"
-                    return t
+        failures.update({_failure_key(item) for item, result in zip(items, results) if not result.ok})
+        if failures and max(failures.values()) >= 2:  # the model saw this error and made the same call again
+            t.stop_reason = "repeated_failure"
+            return t
     t.stop_reason = "max_steps"
     return t
 
@@ -1240,111 +1438,10 @@ def _one_result(registry: ToolRegistry, item: ToolCall | ParseError, allowed: se
         return ToolResult(False, error_kind=item.kind, message=item.message)
     if item.name in registry and item.name not in allowed:
         reason = "no tool may be called" if choice == "none" else f"only {choice} may be called"
-        return ToolResult(False, error_kind="unknown_tool",
-                          message=f"{item.name} is not available in this turn: tool_choice is {choice!r}, so {reason}.")
+        return ToolResult(False, error_kind="not_allowed",
+                          message=f"{item.name} exists but is not allowed in this turn: tool_choice is {choice!r}, "
+                                  f"so {reason}. Nothing was executed.")
     return registry.call(item.name, item.arguments)
-
-
-# ---------------------------------------------------------------------------------------------
-# --- 7. Helpers: count_tokens, calculate, format_table ---
-# ---------------------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]+")
-
-
-def count_tokens(text: str) -> int:
-    """Count tokens with a fixed stand-in rule, so every token figure in the lab is reproducible.
-
-    The rule: a run of ASCII letters costs one token per 8 letters, a run of digits one per 3
-    digits, a run of other non-space characters one per 2 characters (each rounded up); spaces
-    are free. On English and JSON this lands within about 20% of a real BPE tokenizer; the lab
-    compares sizes, it does not bill them.
-    Example: 'get_incident("E-1474")' -> 9  (get _ incident (" E - 1474:2 ")
-    """
-    total = 0
-    for piece in _TOKEN.findall(text):
-        per = 8 if piece[0].isascii() and piece[0].isalpha() else 3 if piece[0].isdigit() else 2
-        total += -(-len(piece) // per)
-    return total
-
-
-MAX_RESULT_BITS = 4096  # about 1,233 decimal digits: 9**9**9 is refused before it is computed
-
-_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
-              ast.Pow: lambda a, b: a ** b}
-
-
-def calculate(expression: str) -> int | float:
-    """Evaluate arithmetic safely by walking its syntax tree: numbers, + - * / // % **, parentheses.
-
-    Names, calls, attributes and everything else are refused; so is a result larger than
-    MAX_RESULT_BITS, checked before a power is computed. Never eval.
-    Accepts × and ÷ as the lecture writes them. Example: calculate("17423 * 892") -> 15541316
-    """
-    if not isinstance(expression, str):
-        raise ValueError(f"expression must be a string, got {type(expression).__name__}")
-    source = expression.replace("×", "*").replace("÷", "/").strip()
-    try:
-        tree = ast.parse(source, mode="eval")
-    except (SyntaxError, ValueError) as exc:
-        raise ValueError(f"cannot read {expression!r} as arithmetic ({exc.msg if isinstance(exc, SyntaxError) else exc}); "
-                         "use numbers, + - * / // % ** and parentheses") from None
-    return _arith(tree.body, expression)
-
-
-def _arith(node: ast.AST, expression: str) -> int | float:
-    if isinstance(node, ast.Constant) and _is_number(node.value):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _arith(node.operand, expression)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-        left, right = _arith(node.left, expression), _arith(node.right, expression)
-        if isinstance(node.op, ast.Pow):
-            _check_power(left, right)
-        try:
-            value = _OPERATORS[type(node.op)](left, right)
-        except ZeroDivisionError:
-            raise ValueError(f"division by zero in {expression!r}") from None
-        except OverflowError:
-            raise ValueError(f"the result of {expression!r} is too large") from None
-        return _check_size(value, expression)
-    hint = "; use ** for powers" if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) else ""
-    what = type(node.op).__name__ if isinstance(node, ast.BinOp) else type(node).__name__
-    raise ValueError(f"{expression!r} contains {what}, which is not arithmetic: only numbers, "
-                     f"+ - * / // % ** and parentheses are allowed{hint}")
-
-
-def _check_power(base: int | float, exponent: int | float) -> None:
-    if isinstance(exponent, float) or abs(base) <= 1 or exponent <= 0:
-        return  # float powers overflow into OverflowError; |base| <= 1 cannot grow
-    if exponent * math.log2(abs(base)) > MAX_RESULT_BITS:
-        raise ValueError(f"{base} ** {exponent} would have more than {MAX_RESULT_BITS} bits; refusing to compute it")
-
-
-def _check_size(value: int | float, expression: str) -> int | float:
-    if isinstance(value, complex):
-        raise ValueError(f"{expression!r} has no real result")
-    if isinstance(value, int) and value.bit_length() > MAX_RESULT_BITS:
-        raise ValueError(f"the result of {expression!r} has more than {MAX_RESULT_BITS} bits")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError(f"the result of {expression!r} is not a finite number")
-    return value
-
-
-def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
-    """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
-    cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
-              for c, w in zip(row, widths or [0] * len(row))] for row in [headers] + rows]
-    sizes = [max(len(line) for row in cells for line in row[i]) for i in range(len(headers))]
-    out = []
-    for n, row in enumerate(cells):
-        for k in range(max(len(c) for c in row)):
-            out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
-        if n == 0:
-            out.append("  ".join("-" * s for s in sizes))
-    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1446,7 +1543,7 @@ ERROR_CASES = [  # (call, arguments, who must act)
     ("create_ticket", {"substation_id": "SS-218", "summary": "relay trips", "priority": "urgent"},
      "the model: fix the arguments (nothing ran)"),
     ("get_substation", {"id": "SS-218"}, "the model: fix the arguments (nothing ran)"),
-    ("get_incident", {"code": "E-0931"}, "the harness may retry; then the model tells the user"),
+    ("get_incident", {"code": "E-0931"}, "the model may retry later (the error says it is temporary)"),
     ("get_incident", {"code": "E-9999"}, "the model: change the arguments or tell the user"),
 ]
 
@@ -1470,8 +1567,8 @@ PARSER_CASES = [  # (label, model output, what a correct parser must report: ("c
      [("error", "truncated")]),
     ("missing closing tag", "I'll check.<tool_call>" + '{"name": "get_incident", "arguments": {"code": "E-1474"}}',
      [("error", "truncated")]),
-    ("nested objects", call_text("search_incidents", {"filters": {"substation_id": "SS-218", "status": "open"},
-                                                      "limit": 5}),
+    ("nested, over lines", '<tool_call>{"name": "search_incidents", "arguments": {\n'
+     '  "filters": {"substation_id": "SS-218", "status": "open"},\n  "limit": 5}}</tool_call>',
      [("call", "search_incidents", {"filters": {"substation_id": "SS-218", "status": "open"}, "limit": 5})]),
     ("code fence", '<tool_call>\n```json\n{"name": "get_substation", "arguments": {"substation_id": "SS-218"}}\n```\n</tool_call>',
      [("call", "get_substation", {"substation_id": "SS-218"})]),
@@ -1555,7 +1652,7 @@ def demo_loop() -> str:
     lm = ScriptedLM(lambda msgs: first if len(msgs) == 2 else _answer_from_results(msgs))
     t = run_agent(lm, registry, "What caused E-1474, and who maintains SS-218?")
     out += ["(a) Parallel calls: two independent read-only lookups in one reply", t.render(),
-            f"   execution: {_batches(t)}; results matched by id, in call order", ""]
+            f"   execution: {_batches(t)}; each result carries its call's id, all in one message, in call order", ""]
 
     question = "What's the weather in Stanford tomorrow?"
     good = run_agent(ScriptedLM(["I can't check the weather: none of my tools gives forecasts. "
@@ -1578,13 +1675,12 @@ def demo_loop() -> str:
 def demo_prompt_cost() -> str:
     """Count what the tools cost in the system prompt, per tool and in all."""
     registry, _ = orrin_grid_registry()
-    tools = list(registry)
-    per_tool = [(t.name, count_tokens(json.dumps(t.spec()))) for t in tools]
-    total = count_tokens(render_tool_prompt(tools))
-    rows = [[name, n] for name, n in per_tool]
-    rules = total - sum(n for _, n in per_tool)
-    return (format_table(["tool", "tokens"], rows) +
-            f"\n\n{len(tools)} tools ~ {total} tokens in the system prompt: {sum(n for _, n in per_tool)} for the "
-            f"tool definitions (~{round(sum(n for _, n in per_tool) / len(tools))} per tool) and {rules} for the "
-            "format and rules.\nThe prompt is sent again on every model turn, so a 5-turn task pays it 5 times "
-            f"({5 * total} tokens). Counted with count_tokens, the lab's fixed stand-in tokenizer.")
+    per_tool = [[t.name, count_tokens(json.dumps(t.spec()))] for t in registry]
+    definitions = sum(n for _, n in per_tool)
+    total = count_tokens(render_tool_prompt(registry))
+    return (format_table(["tool", "tokens"], per_tool) +
+            f"\n\n{len(per_tool)} tools ~ {total} tokens in the system prompt: {definitions} for the tool definitions "
+            f"(~{round(definitions / len(per_tool))} per tool) and {total - definitions} for the format and rules.\n"
+            f"The prompt is sent again on every model turn, so a 5-turn task pays it 5 times ({5 * total} tokens).\n"
+            "Counted with count_tokens, the lab's fixed stand-in tokenizer: the handout's 521 tokens (~104 per tool)\n"
+            "came from a real tokenizer and its own four tools; what carries over is the size per tool and its growth.")

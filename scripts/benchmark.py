@@ -4,9 +4,10 @@
    best of --repeat wall times; anything over 1 s is flagged.
 2. parse_tool_calls on about 1 MB of model text holding 1,000 calls, next to bare json.loads
    of the same 1,000 payloads and the naive regex parser.
-3. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
+3. parse_tool_calls on about 1 MB of broken calls (it must stay linear).
+4. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
 
-Not a numbered demo, so run_all.py skips it. Takes about 5 s. Usage: python3 scripts/benchmark.py [--repeat N]
+Not a numbered demo, so run_all.py skips it. Takes about 10 s. Usage: python3 scripts/benchmark.py [--repeat N]
 """
 import argparse
 import json
@@ -73,6 +74,18 @@ def parser_throughput(repeat: int) -> list[list]:
     ], megabytes
 
 
+def broken_throughput() -> list[list]:
+    """Time about 1 MB of broken calls: parsing must stay linear whatever the model wrote."""
+    rows = []
+    for label, unit in [("'<tool_call>[' repeated", "<tool_call>["), ("'<tool_call>x' repeated", "<tool_call>x"),
+                        ("unclosed strings", '<tool_call>{"a": "x'), ("'<tool_call>{}' repeated", "<tool_call>{}")]:
+        text = unit * (1_000_000 // len(unit))
+        began = time.perf_counter()
+        found = tool_core.parse_tool_calls(text)
+        rows.append([label, f"{(time.perf_counter() - began) * 1000:.0f}", len(found.errors)])
+    return rows
+
+
 def registry_throughput(repeat: int) -> str:
     registry, _ = tool_core.orrin_grid_registry()
     good = {"substation_id": "SS-218", "summary": "relay trips", "priority": "high"}
@@ -93,6 +106,8 @@ def main() -> None:
     rows, megabytes = parser_throughput(args.repeat)
     print(f"\nParsing {megabytes:.2f} MB of model text holding 1,000 calls:\n")
     print(tool_core.format_table(["parser", "ms", "MB/s", "note"], rows))
+    print("\nParsing about 1 MB of broken calls (one ParseError each; must stay linear):\n")
+    print(tool_core.format_table(["input", "ms", "errors"], broken_throughput()))
     print("\n" + registry_throughput(args.repeat))
 
 

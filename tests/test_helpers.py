@@ -26,6 +26,9 @@ class Calculate(unittest.TestCase):
             "lambda: 1", "1 if 1 else 2", "1 < 2", "True + 1", "17,423 * 892", "2 ^ 3", "1 +", "",
             "1 / 0", "5 % 0", "9 ** 9 ** 9", "2 ** 100000", "10.0 ** 400", "1e308 * 10", "(-8) ** 0.5",
             "7 @ 3", "~5", "not 1", "1 and 2",
+            # bounded: every one of these is a quick ValueError, never a hang or another exception
+            "1" + "+1" * 100000, "-" * 5000 + "1", "(" * 300 + "1" + ")" * 300, "2 ** (10 ** 1000)",
+            "1.5 ** (10 ** 1000)", "1e400", "9" * 1300, "2.5 ** 3000", "10 ** 1000 * 10 ** 1000",
         ]
         for expression in cases:
             with self.subTest(expression=expression):

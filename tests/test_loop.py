@@ -71,6 +71,12 @@ class StopReasons(unittest.TestCase):
         t = run_agent(ScriptedLM([bad, bad, "never reached"]), registry, "q")
         self.assertEqual((t.stop_reason, t.steps, len(grid.tickets)), ("repeated_failure", 2, 0))
 
+    def test_the_same_mistake_twice_in_one_reply_is_not_a_repeat(self):
+        registry, _ = orrin_grid_registry()
+        bad = call_text("get_substation", {"id": "SS-218"})
+        t = run_agent(ScriptedLM([bad + bad, SUBSTATION, "done"]), registry, "q")
+        self.assertEqual((t.stop_reason, t.steps), ("final_answer", 3))  # it had not seen the error yet
+
     def test_step_limit(self):
         registry, _ = orrin_grid_registry()
         t = run_agent(ScriptedLM(lambda msgs: INCIDENT), registry, "q", max_steps=3)
@@ -182,7 +188,7 @@ class ToolChoice(unittest.TestCase):
         ticket = call_text("create_ticket", {"substation_id": "SS-218", "summary": "s"})
         t = run_agent(ScriptedLM([ticket, "ok, no ticket"]), registry, "q", tool_choice="none")
         self.assertEqual(len(grid.tickets), 0)
-        self.assertEqual(t.calls[0].error_kind, "unknown_tool")
+        self.assertEqual(t.calls[0].error_kind, "not_allowed")  # the tool exists: it is refused, not unknown
         self.assertIn("tool_choice is 'none'", t.messages[3]["content"])
         self.assertEqual(t.final_answer, "ok, no ticket")
 
@@ -194,6 +200,21 @@ class ToolChoice(unittest.TestCase):
         self.assertIn("only get_substation may be called", t.messages[3]["content"])
         self.assertIn("must call get_substation", t.messages[4]["content"])
         self.assertEqual(t.final_answer, "done")
+
+    def test_the_rule_reaches_a_custom_system_prompt(self):
+        registry, _ = orrin_grid_registry()
+        lm = ScriptedLM(["ok"])
+        run_agent(lm, registry, "q", system="You are terse.", tool_choice="none")
+        self.assertTrue(lm.prompts[0][0]["content"].startswith("You are terse."))
+        self.assertIn("must not call any tool", lm.prompts[0][0]["content"])
+
+    def test_a_malformed_call_is_not_also_called_missing(self):
+        registry, _ = orrin_grid_registry()
+        truncated = '<tool_call>{"name": "get_incident", "arguments": {"code": "E-14'
+        t = run_agent(ScriptedLM([truncated, INCIDENT, "done"]), registry, "q", tool_choice="required")
+        self.assertEqual(results_in(t.messages[3])[0]["error"], "truncated")
+        self.assertNotIn("[harness]", t.messages[3]["content"])
+        self.assertEqual([m["role"] for m in t.messages[2:5]], ["assistant", "tool", "assistant"])
 
     def test_unknown_choice_is_a_programmer_error(self):
         registry, _ = orrin_grid_registry()

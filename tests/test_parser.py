@@ -67,6 +67,7 @@ class LectureCases(unittest.TestCase):
             ("malformed JSON vanishes", OPEN + "{'name': 'f', 'arguments': {}}" + CLOSE, []),
             ("tag inside a string cuts it", block("f", {"s": "a </tool_call> b"}), []),
             ("fence inside the tags", OPEN + '\n```json\n{"name": "f", "arguments": {}}\n```\n' + CLOSE, []),
+            ("a call over several lines: no re.DOTALL", OPEN + '{"name": "f",\n "arguments": {}}' + CLOSE, []),
             ("well-formed works", block("f", {"x": 1}), [("f", {"x": 1})]),
         ]
         for why, text, expected in cases:
@@ -183,6 +184,9 @@ TABLE = [  # (label, text, expected items)
     ("prose instead of JSON", OPEN + "get_incident E-1474" + CLOSE, [e("invalid_json")]),
     ("unescaped newline in a string", OPEN + '{"name": "f", "arguments": {"s": "a\nb"}}' + CLOSE, [e("invalid_json")]),
     ("bad escape", OPEN + '{"name": "f", "arguments": {"s": "\\q"}}' + CLOSE, [e("invalid_json")]),
+    ("a number too large for a float", OPEN + '{"name": "f", "arguments": {"x": 1e999}}' + CLOSE, [e("invalid_json")]),
+    ("duplicate name", OPEN + '{"name": "f", "arguments": {}, "name": "g"}' + CLOSE, [e("invalid_json")]),
+    ("duplicate argument", OPEN + '{"name": "f", "arguments": {"a": 1, "a": 2}}' + CLOSE, [e("invalid_json")]),
     ("100000 nested [", OPEN + "[" * 100_000 + CLOSE, [e("invalid_json")]),
     ("100000 nested [ in arguments", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 100_000 + "]" * 100_000
      + "}}" + CLOSE, [e("invalid_json")]),

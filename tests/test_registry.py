@@ -62,6 +62,21 @@ class SchemaFromFunction(unittest.TestCase):
             with self.subTest(hint=hint):
                 self.assertEqual(schema_for_type(hint), expected)
 
+    def test_optional_without_default_is_not_required_and_gets_none(self):
+        def find(meter_id: Optional[str], since: list[str] = None) -> list:
+            """Find readings."""
+            return [meter_id, since]
+
+        tool = tool_from_function(find)
+        self.assertEqual(tool.parameters["required"], [])
+        self.assertEqual(tool.parameters["properties"]["meter_id"], {"type": ["string", "null"]})
+        # a default of None admits null even without Optional, so the schema does not contradict itself
+        self.assertEqual(tool.parameters["properties"]["since"],
+                         {"type": ["array", "null"], "items": {"type": "string"}, "default": None})
+        registry = ToolRegistry([tool])
+        self.assertEqual(registry.call("find", {}).content, [None, None])
+        self.assertEqual(registry.call("find", {"meter_id": "MT-123"}).content, ["MT-123", None])
+
     def test_programmer_mistakes_raise_type_error(self):
         def no_hint(x):
             """Do something."""
@@ -147,8 +162,10 @@ class RegistryCall(unittest.TestCase):
         message = registry.call("get_incidnet", {"code": "E-1474"}).message
         for name in ("create_ticket", "get_incident", "get_substation", "search_incidents"):
             self.assertIn(name, message)
-        self.assertIn("closest name is 'get_incident'", message)
+        self.assertIn("Did you mean 'get_incident'?", message)
         self.assertIn("get_incidnet", message)
+        unrelated = registry.call("get_weather", {"city": "Stanford"}).message
+        self.assertIn("No listed tool has a similar name", unrelated)  # no nudge toward an irrelevant tool
 
     def test_invalid_arguments_message_names_parameter_expected_and_given(self):
         message = self.registry.call("list_members", {"team": "firmware", "department": "x"}).message
@@ -201,6 +218,33 @@ class RegistryCall(unittest.TestCase):
                 self.assertFalse(result.ok)
                 self.assertTrue(result.message)
         self.assertIn("broken schema", registry.call("broken", {"x": 1}).message)
+
+    def test_never_raises_on_odd_schemas_and_results(self):
+        def echo(x: float) -> object:
+            """Echo x back in odd shapes."""
+            if x == 1:
+                cycle = [1]
+                cycle.append(cycle)
+                return cycle
+            return float("inf")
+
+        registry = ToolRegistry()
+        for name, schema in [("even", {"type": "object", "properties": {"x": {"multipleOf": 2}}}),
+                             ("typo", {"type": "object", "properties": {"x": {"minimum": "5"}}}),
+                             ("odd_required", {"type": "object", "required": 5})]:
+            tool = tool_from_function(echo, name=name)
+            tool.parameters = schema
+            registry.register(tool)
+        cases = [("even", {"x": float("inf")}, False), ("typo", {"x": 3}, False), ("odd_required", {"x": 3}, False),
+                 ("even", {"x": 4}, True)]
+        for name, arguments, ok in cases:
+            with self.subTest(name=name, arguments=arguments):
+                self.assertEqual(registry.call(name, arguments).ok, ok)
+        self.assertIn("broken schema", registry.call("typo", {"x": 3}).message)
+        registry.register(tool_from_function(echo))
+        # results with no JSON form (a cycle, Infinity) still reach the model as text
+        self.assertEqual(registry.call("echo", {"x": 1}).text, "[1, [...]]")
+        self.assertEqual(registry.call("echo", {"x": 2}).text, "Infinity")
 
     def test_result_text_is_json_for_values(self):
         registry, _ = orrin_grid_registry()

@@ -385,6 +385,8 @@ class EcmaPatterns(unittest.TestCase):
             (r"^\D$", "a", True), (r"^\W$", "\u00e9", True), (r"^[\d.]+$", "1.5", True),
             (r"^\p{L}+$", "\u03c0", True), (r"^\p{Letter}+$", "123", False), (r"^\P{L}+$", "12", True),
             (r"^\P{L}+$", "ab", False), (r"\.", "a.b", True), (r"[a\]]", "]", True), (r"^\s$", "\u00a0", True),
+            (r"^[A-Z]{2}-\d+$", "SS-218\n", False),  # ECMA's $ does not match before a final newline
+            (r"^a[$]$", "a$", True), (r"^a\$", "a$", True),
         ]
         for pattern, text, valid in cases:
             with self.subTest(pattern=pattern, text=text):
