@@ -1296,14 +1296,16 @@ class Transcript:
         self.messages.append({"role": role, "content": content})
 
     def render(self, width: int = 96, system: bool = False) -> str:
-        """Show the conversation as '[role ] text' lines (the system prompt only if asked)."""
+        """Show the conversation as '[role ] text' lines (the system prompt only if asked); prose wraps at width."""
         lines = []
         for m in self.messages:
             if m["role"] == "system" and not system:
                 continue
             label = {"assistant": "model"}.get(m["role"], m["role"])
             for i, line in enumerate(m["content"].splitlines() or [""]):
-                for j, piece in enumerate(textwrap.wrap(line, width - 8) or [""]):
+                # a call or result stays on one line: wrapping inside its JSON would misquote it
+                pieces = [line] if "<tool_" in line else textwrap.wrap(line, width - 8) or [""]
+                for j, piece in enumerate(pieces):
                     lines.append(f"[{label:<5}] {piece}" if i == j == 0 else f"        {piece}")
         lines.append(f"-- stop: {self.stop_reason} after {self.steps} model turn(s), {len(self.calls)} call(s)")
         return "\n".join(lines)

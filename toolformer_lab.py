@@ -23,6 +23,7 @@ calculator, a question-answering tool over a small knowledge base, and a calenda
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -36,11 +37,12 @@ import tool_core
 # ---------------------------------------------------------------------------------------------
 
 BOS, EOS, UNK = "<s>", "</s>", "<unk>"
-_TOKEN = re.compile(r"->|\d+|[A-Za-z]+(?:'[a-z]+)?|[^\sA-Za-z\d]")
+_TOKEN = re.compile(r"->|\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)?|\S")
 
 
 def tokenize(text: str) -> list[str]:
-    """Split text into words, whole numbers, "->" and single punctuation marks.
+    """Split text into words (any letters, with one apostrophe: "it's"), numbers (3.14 whole),
+    "->" and single other characters; a minus sign is its own token, as in "-", "35".
 
     Example: "capacity is 205 megawatts." -> ['capacity', 'is', '205', 'megawatts', '.']
     """
@@ -63,6 +65,7 @@ being has have had do does did so its it this that these those there here who wh
 will would can could may might must shall should not no than then also all any each per up out""".split())
 
 
+@functools.lru_cache(maxsize=None)
 def is_content_word(token: str) -> bool:
     """Say whether the cache may copy a token: a word or number that is not a stop word."""
     return any(ch.isalnum() for ch in token) and token.lower() not in STOP_WORDS
@@ -71,6 +74,9 @@ def is_content_word(token: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 # --- 2. The n-gram language model: interpolated Kneser-Ney ---
 # ---------------------------------------------------------------------------------------------
+
+_MANY_FOLLOWERS = 64  # past this many followers, rank the bigram once rather than score each follower
+
 
 class NGramLM:
     """A word n-gram model with interpolated Kneser-Ney smoothing (Chen & Goodman, 1998, section 3).
@@ -83,14 +89,18 @@ class NGramLM:
 
         P_k(w | h) = max(c_k(h w) - D, 0) / c_k(h) + D * N1+(h .) / c_k(h) * P_{k-1}(w | h')
 
-    c_k is the raw count at the highest order and the continuation count below it; h' drops
-    the oldest word of h; an unseen history (c_k(h) = 0) passes straight to the lower order.
-    The recursion ends in the uniform distribution over the training vocabulary (with </s>).
+    c_k is the raw count at the highest order and the continuation count below it (in how many
+    distinct contexts v h w appears), c_k(h) = sum over w of c_k(h w), and N1+(h .) the number
+    of distinct words after h; h' drops the oldest word of h; an unseen history (c_k(h) = 0)
+    passes straight to the lower order. A history shorter than order - 1 words is padded with
+    <s>, as every training sentence is. The recursion ends in the uniform distribution over
+    the training vocabulary (with </s>).
 
-    Words never seen in training share one unknown-word mass, the Good-Turing estimate of how
-    often a new word turns up: P(<unk>) = (words seen once) / (all words). It does not depend
-    on the history, and every known word's probability is scaled by 1 - P(<unk>), so the
-    distribution over the vocabulary plus <unk> sums to 1.
+    Words never seen in training share one unknown-word mass, after Good-Turing's estimate of
+    how often a new word turns up: P(<unk>) = max(words seen once, 1) / (all words + 1), the
+    max and +1 keeping it above 0 and below 1. It does not depend on the history, and every
+    known word's probability is scaled by 1 - P(<unk>), so the distribution over the
+    vocabulary plus <unk> sums to 1.
     subtle: a history-dependent unknown mass would make any unseen history (text right after
     an inserted "[call]") look better at predicting unseen words such as "205", and the
     Toolformer filter would credit the brackets instead of the result.
@@ -105,13 +115,21 @@ class NGramLM:
         self.context_types: list[Counter] = [Counter() for _ in range(order + 1)]  # [k][h]: N1+(h .)
         self.vocab: list[str] = []
         self._index: set[str] = set()
+        self.followers: list[dict[tuple, list[str]]] = [{} for _ in range(order + 1)]
         self._cache: dict[tuple, float] = {}  # (word, history) -> probability; the model is fixed after fit
         self._rankings: dict[tuple, list[str]] = {}
         self.p_unk = 0.0
 
     def fit(self, sentences: list[list[str]]) -> "NGramLM":
-        """Count every n-gram of the sentences (each padded with <s> ... </s>); return self."""
+        """Count every n-gram of the sentences (each padded with <s> ... </s>); return self.
+
+        Fitting again starts from scratch: the model is what the last sentences make of it.
+        """
+        if not any(sentences):
+            raise ValueError("fit needs at least one sentence with a word in it")
         n = self.order
+        self.context_total = [Counter() for _ in range(n + 1)]
+        self.context_types = [Counter() for _ in range(n + 1)]
         top = Counter()
         for sentence in sentences:
             padded = [BOS] * (n - 1) + list(sentence) + [EOS]
@@ -153,6 +171,10 @@ class NGramLM:
         c = self.counts[k][h + (word,)]
         return max(c - self.discount, 0) / total + self.discount * self.context_types[k][h] / total * lower
 
+    def knows(self, word: str) -> bool:
+        """Say whether the word was seen in training (else it gets the unknown-word mass)."""
+        return word in self._index and word != UNK
+
     def distribution(self, context: tuple[str, ...] | list[str]) -> dict[str, float]:
         """Return P(w | context) for every w in the vocabulary (it sums to 1)."""
         return {w: self.prob(w, context) for w in self.vocab}
@@ -166,8 +188,8 @@ class NGramLM:
             seen.append(token)
         return total
 
-    def most_likely(self, context: tuple[str, ...] | list[str]) -> str:
-        """Return the most probable next word (never <unk>; ties go to the later word in sort order).
+    def most_likely(self, context: tuple[str, ...] | list[str], exclude: frozenset[str] = frozenset()) -> str:
+        """Return the most probable next word not in `exclude` (never <unk>; ties go to the later word in sort order).
 
         Exact without scoring the whole vocabulary each time: above some order `low`, only words
         that followed the history get a term of their own; every other word's probability is the
@@ -177,11 +199,11 @@ class NGramLM:
         """
         h = tuple(context)[-(self.order - 1):] if self.order > 1 else ()
         h = (BOS,) * (self.order - 1 - len(h)) + h
-        low = 2 if self.order > 1 and len(self.followers[2].get(h[-1:], ())) > 64 else 1
+        low = 2 if self.order > 1 and len(self.followers[2].get(h[-1:], ())) > _MANY_FOLLOWERS else 1
         followers = {w for k in range(self.order, low, -1) for w in self.followers[k].get(h[len(h) - k + 1:], ())}
         ranked = self._ranked(low, h[len(h) - low + 1:])
-        outside = next((w for w in ranked if w not in followers), None)
-        options = [w for w in followers | {outside} if w is not None and w != UNK]
+        outside = next((w for w in ranked if w not in followers and w not in exclude), None)
+        options = [w for w in followers | {outside} if w is not None and w != UNK and w not in exclude]
         return max(options, key=lambda w: (self.prob(w, context), w))
 
     def _ranked(self, k: int, hk: tuple[str, ...]) -> list[str]:
@@ -217,6 +239,10 @@ class CachedLM:
     content_only=False it copies every token, punctuation included: then a calendar result
     "Thursday, October 15, 2026" raises P(",") everywhere and the Toolformer filter mistakes
     that for usefulness (the pitfall of handout section 3.6). An empty cache mixes in nothing.
+
+    subtle: the n-gram model knows only that *some* unseen word comes next (P(<unk>)). Its
+    unknown mass is shared equally by the unseen words the context offers and one <unk> slot
+    for every other unseen word, so prob() and distribution() agree and the sum stays 1.
     """
 
     def __init__(self, lm: NGramLM, weight: float = 0.2, content_only: bool = True):
@@ -226,22 +252,26 @@ class CachedLM:
         """Return the tokens the cache may copy from this context, with their counts."""
         return Counter(t for t in context if not self.content_only or is_content_word(t))
 
-    def prob(self, word: str, context: list[str], cache: Counter | None = None) -> float:
-        """Return the mixed probability of word after context (pass cache to reuse a count)."""
+    def _parts(self, context: list[str], cache: Counter | None = None) -> tuple[Counter, float, float]:
+        """Return the cache, the weight of the n-gram part, and each unseen word's n-gram share."""
         cache = self.cache(context) if cache is None else cache
-        size = sum(cache.values())
-        if not size:
-            return self.lm.prob(word, context)
-        return (1 - self.weight) * self.lm.prob(word, context) + self.weight * cache[word] / size
+        unseen = sum(1 for w in cache if not self.lm.knows(w))
+        return cache, (1 - self.weight if cache else 1.0), self.lm.p_unk / (unseen + 1)
+
+    def prob(self, word: str, context: list[str], cache: Counter | None = None) -> float:
+        """Return the mixed probability of word after context (cache: self.cache(context), if already counted)."""
+        cache, mix, unseen_share = self._parts(context, cache)
+        p_ngram = self.lm.prob(word, context) if self.lm.knows(word) else unseen_share
+        return mix * p_ngram + (self.weight * cache[word] / sum(cache.values()) if cache else 0.0)
 
     def distribution(self, context: list[str]) -> dict[str, float]:
-        """Return the mixture over the vocabulary plus any unseen word the cache can copy (sums to 1)."""
-        cache = self.cache(context)
-        size = sum(cache.values())
-        mix = 1 - self.weight if size else 1.0
+        """Return the mixture over the vocabulary, <unk> and the unseen words the cache can copy (sums to 1)."""
+        cache, mix, unseen_share = self._parts(context)
         dist = {w: mix * p for w, p in self.lm.distribution(context).items()}
+        dist[UNK] = mix * unseen_share
         for w, c in cache.items():
-            dist[w] = dist.get(w, 0.0) + self.weight * c / size
+            base = dist.get(w, mix * unseen_share)
+            dist[w] = base + self.weight * c / sum(cache.values())
         return dist
 
 
@@ -268,13 +298,19 @@ def weighted_loss(model: CachedLM | NGramLM, tokens: list[str], i: int, prefix: 
     then never see it, so z goes right before x_i, where the augmented training text puts the
     call. Weights past the end of the text are simply absent (the sum is not renormalised).
     """
+    if not 0 <= i < len(tokens):
+        raise ValueError(f"position {i} is outside the text (0 to {len(tokens) - 1})")
     context = list(tokens[:i]) + list(prefix)
+    cache = model.cache(context) if isinstance(model, CachedLM) else None  # kept up to date, not recounted
     loss = 0.0
     for t, w in enumerate(WEIGHTS):
         if i + t >= len(tokens):
-            break
-        loss -= w * math.log(model.prob(tokens[i + t], context))
-        context.append(tokens[i + t])
+            break  # near the end of the text the missing weights are simply absent
+        word = tokens[i + t]
+        loss -= w * math.log(model.prob(word, context, cache) if cache is not None else model.prob(word, context))
+        context.append(word)
+        if cache is not None:
+            cache.update(model.cache([word]))
     return loss
 
 
@@ -312,7 +348,7 @@ _ANNOUNCEMENTS = [
     "The final project has three parts so start early.", "Room {room} is closed on {day} so we meet online.",
     "The teaching assistants hold a review session on {day}.", "Bring questions about homework {n} to section.",
     "The exam is open book but no laptops are allowed.", "Each team has three or four students.",
-    "The course page lists the readings, the slides and the deadlines.",
+    "The course page lists the readings and the slides and the deadlines.",
     "Today is {day} and the lecture is in room {room}.", "Today is {day} so office hours are online.",
 ]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
@@ -329,6 +365,8 @@ def announcement_corpus() -> list[list[str]]:
 
 @dataclass
 class VendorFact:
+    """One row of the QA tool's knowledge base."""
+
     vendor: str
     founder: str
     city: str
@@ -388,23 +426,43 @@ _DATE_TEMPLATES = [
     "Today, {d}, the office closes early.", "The new meters go live today, {d}, at noon.",
     "Today is {d}, so the depot runs a drill.",
 ]
-_DATE_EVENTS = ["", "", ""]
+# Held out from training, for step 4's test: new sentences, new date sentences, new vendors.
+_PLAIN_HELD_OUT = [
+    "The crew replaced two poles on the hill road.", "Radios, lamps, and ropes are stored in the van.",
+    "The new depot opens next spring.", "Customers asked about trees, fences, and meters.",
+    "The training room seats twenty people.", "Storm drills run twice a year.",
+    "The north crew fixed a broken insulator.", "Maps, manuals, and forms are on the shelf.",
+    "The control room was quiet all night.", "Linemen check harnesses, hooks, and gloves.",
+    "The old feeder will be retired.", "A squirrel caused the short outage.",
+    "The warehouse got new shelves, bins, and labels.", "Every truck carries a first aid kit.",
+    "The survey found loose wires, rusty bolts, and worn poles.",
+]
+_DATE_HELD_OUT = [
+    "The report was filed today, {d}.", "Crews were called out today, {d}, after the storm.",
+    "Today is {d}, and the hotline is busy.", "The depot reopens today, {d}, at 7 am.",
+    "Billing runs today, {d}, as planned.",
+]
+TRAIN_SIZES = {"capacity": 15, "faults": 20, "vendor": 30, "date": 15, "plain": 40}
+TEST_SIZES = {"capacity": 10, "faults": 10, "vendor": 10, "date": 15, "plain": 15}
 
 
-def toolformer_texts(seed: int = 0, sizes: dict[str, int] | None = None, vendors: slice = slice(0, 30)) -> list[Text]:
+def toolformer_texts(seed: int = 0, held_out: bool = False) -> list[Text]:
     """Generate the texts Toolformer annotates: each kind's continuation needs a different tool (or none).
 
     capacity and faults need a calculator (one-token results), vendor needs question answering
-    (two-token names), date needs the calendar, plain needs nothing. Numbers come from
-    random.Random(seed); the first capacity text is the handout's 120 + 85 = 205 megawatts and the
-    first vendor text is "Ashholt was founded by Tove Belwick".
+    (two-token names), date needs the calendar, plain needs nothing. Numbers and the order of
+    the plain sentences come from random.Random(seed). The training texts (held_out=False) start
+    with the handout's two sentences, 120 + 85 = 205 megawatts and Ashholt's founder; the
+    held-out texts use other numbers, vendors, date sentences and plain sentences.
     """
     rng = random.Random(seed)
-    sizes = sizes or {"capacity": 15, "faults": 20, "vendor": 30, "date": 15, "plain": 40}
+    sizes = TEST_SIZES if held_out else TRAIN_SIZES
+    vendors = vendor_facts()[30:] if held_out else vendor_facts()[:30]
+    dates, plain = (_DATE_HELD_OUT, list(_PLAIN_HELD_OUT)) if held_out else (_DATE_TEMPLATES, list(_PLAIN))
     texts: list[Text] = []
     for k in range(sizes["capacity"]):
-        a, b = (120, 85) if k == 0 and seed == 0 else (rng.randrange(40, 160), rng.randrange(20, 120))
-        station = 218 if k == 0 and seed == 0 else rng.randrange(100, 400)
+        a, b = (120, 85) if k == 0 and not held_out else (rng.randrange(40, 160), rng.randrange(20, 120))
+        station = 218 if k == 0 and not held_out else rng.randrange(100, 400)
         tokens = tokenize(f"Substation SS-{station} has two transformers of {a} and {b} megawatts, "
                           f"so its capacity is {a + b} megawatts.")
         texts.append(Text(tokens, "capacity", tokens.index(str(a + b), tokens.index("capacity")), {"a": a, "b": b}))
@@ -412,13 +470,12 @@ def toolformer_texts(seed: int = 0, sizes: dict[str, int] | None = None, vendors
         a, b = rng.randrange(3, 30), rng.randrange(3, 30)
         tokens = tokenize(f"The crew logged {a} faults on Monday and {b} on Tuesday, so {a + b} faults were logged in all.")
         texts.append(Text(tokens, "faults", tokens.index("so") + 1, {"a": a, "b": b}))
-    for fact in vendor_facts()[vendors][: sizes["vendor"]]:
+    for fact in vendors[: sizes["vendor"]]:
         tokens = tokenize(f"The vendor {fact.vendor} was founded by {fact.founder}.")
         texts.append(Text(tokens, "vendor", tokens.index("by") + 1, {"vendor": fact.vendor}))
     for k in range(sizes["date"]):
-        tokens = tokenize(_DATE_TEMPLATES[k % len(_DATE_TEMPLATES)].format(d=TODAY))
+        tokens = tokenize(dates[k % len(dates)].format(d=TODAY))
         texts.append(Text(tokens, "date", tokens.index("Thursday"), {}))
-    plain = list(_PLAIN)
     rng.shuffle(plain)
     texts += [Text(tokenize(t), "plain", None, {}) for t in plain[: sizes["plain"]]]
     return texts
@@ -547,8 +604,8 @@ def keep(candidates: list[Candidate], tau: float | None) -> list[Candidate]:
     return [c for c in candidates if tau is None or c.gain >= tau]
 
 
-def best_calls(candidates: list[Candidate], tau: float) -> dict[int, Candidate]:
-    """Pick, per text, the kept call with the largest gain: the one step 4 inserts."""
+def best_calls(candidates: list[Candidate], tau: float | None) -> dict[int, Candidate]:
+    """Pick, per text, the kept call with the largest gain: the one step 4 inserts (tau None: no filter)."""
     best: dict[int, Candidate] = {}
     for c in keep(candidates, tau):
         if c.text not in best or c.gain > best[c.text].gain:
@@ -596,17 +653,50 @@ def call_contexts(trained_on: list[list[str]]) -> set[tuple[str, str]]:
     return {tuple(s[j - 2: j]) for s in trained_on for j in range(2, len(s)) if s[j] == "["}
 
 
-def explain_wrong_call(site: CallSite, texts: list[Text], before_calls: set[tuple[str, str]]) -> str:
-    """Say why greedy decoding opens a call where none is needed (or none where one is)."""
+def explain_wrong_call(site: CallSite, sites: list[CallSite], texts: list[Text],
+                       before_calls: set[tuple[str, str]]) -> str:
+    """Say why greedy decoding opens a call where none is needed, or none where one is."""
     text = texts[site.text]
-    two = tuple(text.tokens[site.position - 2: site.position])
+    two = "'" + " ".join(text.tokens[site.position - 2: site.position]) + "'"
     if site.needs_call:
-        return f"P('[') = {site.p_open:.2f} after {' '.join(two)!r} is not the most likely next token"
+        later = [s for s in sites if s.text == site.text and s.writes_call and 0 < s.position - site.position <= 2]
+        if later:
+            after = " ".join(text.tokens[later[0].position - 2: later[0].position])
+            return (f"it calls {later[0].position - site.position} tokens later instead, after '{after}', "
+                    "where the kept calls stood in training")
+        return f"{two} never came right before a kept call in training (P('[') = {site.p_open:.2f})"
+    if tuple(text.tokens[site.position - 2: site.position]) in before_calls:
+        why = f"{two} came right before a kept call in training, and a trigram sees only these two words"
+    else:
+        why = f"{two} is unseen, and the back-off to its last word favours '['"
     if text.call_position is not None and 0 < site.position - text.call_position <= 2:
-        return "just after the tested position: the filter kept the call here, where the gain was largest"
-    if two in before_calls:
-        return f"a trigram sees only {' '.join(two)!r}, which came before a call in training"
-    return "the trigram's back-off favours '['"
+        why = f"{site.position - text.call_position} tokens after the tested position: {why}"
+    return why
+
+
+@dataclass
+class Retrained:
+    """Step 4's outcome for one threshold: the calls inserted, the new model, and its call sites."""
+
+    chosen: dict[int, Candidate]
+    augmented: list[list[str]]
+    lm: NGramLM
+    sites: list[CallSite]
+
+    def summary(self) -> tuple[float, float, int, int]:
+        """Return (mean P('[') where needed, mean elsewhere, calls where needed, calls elsewhere)."""
+        need = [s for s in self.sites if s.needs_call]
+        rest = [s for s in self.sites if not s.needs_call]
+        return (sum(s.p_open for s in need) / len(need), sum(s.p_open for s in rest) / len(rest),
+                sum(s.writes_call for s in need), sum(s.writes_call for s in rest))
+
+
+def retrain(run: "ToolformerRun", tau: float | None, tests: list[Text]) -> Retrained:
+    """Insert each text's best kept call, retrain a trigram on announcements + augmented texts, test it."""
+    chosen = best_calls(run.candidates, tau)
+    augmented = augment(run.texts, chosen)
+    lm = NGramLM(order=3).fit(announcement_corpus() + augmented)
+    return Retrained(chosen, augmented, lm, call_sites(lm, tests))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,6 +709,11 @@ NA = "[N/A]"
 def digit_tokens(text: str) -> list[str]:
     """Tokenize with one token per digit, as LLaMA's tokenizer treats numbers. Example: '256 ft' -> ['2', '5', '6', 'ft']"""
     return [piece for token in tokenize(text) for piece in (list(token) if token.isdigit() else [token])]
+
+
+def result_start(tokens: list[str], result: str) -> int:
+    """Find where a result's digit tokens begin. Example: (['is', '2', '5', '6'], '256') -> 1"""
+    return next(j for j in range(len(tokens)) if "".join(tokens[j: j + len(result)]) == result)
 
 
 def toolken_target(tokens: list[str], start: int, length: int, toolken: str) -> list[str]:
@@ -718,30 +813,38 @@ def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> st
     train = [p for p in multiplication_problems(seed, per_size) if p != (32, 34)]  # the demo's example stays unseen
     seen = set(train)
     lm = NGramLM(order=5).fit([times_sentence(a, b) for a, b in train])
+
+    def answer(prompt: list[str]) -> str:
+        return lm.most_likely(prompt, exclude=frozenset({EOS}))  # read a number, not the end of the sentence
+
     rows = []
     for d in (1, 2, 3):
         probe = multiplication_problems(seed + 1000 + d, tests, (d,))
-        right = sum(lm.generate(times_sentence(a, b)[:4], 1) == [str(a * b)] for a, b in probe)
+        right = sum(answer(times_sentence(a, b)[:4]) == str(a * b) for a, b in probe)
         exact = sum(tool_core.calculate(f"{a} * {b}") == a * b for a, b in probe)
-        rows.append([f"{d} x {d} digits", len(probe), f"{sum(p in seen for p in probe)}", f"{right / len(probe):.0%}",
+        rows.append([f"{d} x {d} digits", len(probe), sum(p in seen for p in probe), f"{right / len(probe):.0%}",
                      f"{exact / len(probe):.0%}"])
-    guess = lm.generate(["32", "times", "34", "is"], 1)[0]
-    source = [f"{a} times {b} is {a * b}" for a, b in train if str(a * b) == guess and b == 34][:1]
     recited = next((a, b) for a, b in train if a > 9)
-    return (f"Trained on {len(train)} sentences like '{' '.join(times_sentence(*recited))}' ({per_size} per digit count, "
-            f"seed {seed}).\n"
-            f"  seen in training:   '{recited[0]} times {recited[1]} is' -> {lm.generate(times_sentence(*recited)[:4], 1)[0]}"
-            f" (correct {recited[0] * recited[1]})\n"
-            f"  unseen:             '32 times 34 is' -> {guess} (correct 1088)"
-            + (f"; the 5-gram backs off to 'times 34 is' and recites '{source[0]}'" if source else "") + "\n\n"
-            + format_rows(["fresh test problems", "n", "seen in training", "5-gram correct", "calculate correct"], rows)
-            + "\nThe model is right about as often as the problem was in its training text: it memorised, it did not "
-              "learn to multiply.\nA calculator does not depend on having seen the problem.")
-
-
-def format_rows(headers: list[str], rows: list[list]) -> str:
-    """Lay out a table (tool_core.format_table, shared by every lab module)."""
-    return tool_core.format_table(headers, rows)
+    question = ["32", "times", "34", "is"]
+    dist = lm.distribution(question)
+    top = sorted((w for w in dist if w.isdigit()), key=lambda w: (dist[w], w), reverse=True)[:3]
+    after = [f"'{a} times 34 is {a * 34}'" for a, b in train if b == 34]
+    return "\n".join([
+        f"Trained on {len(train)} sentences like '{' '.join(times_sentence(*recited))}' "
+        f"({per_size} per digit count, seed {seed}).\nIts answer is its most likely next word after 'is' "
+        "(other than the end of the sentence).",
+        f"  seen in training:  '{' '.join(times_sentence(*recited)[:4])}' -> {answer(times_sentence(*recited)[:4])}"
+        f" (correct {recited[0] * recited[1]})",
+        f"  unseen:            '32 times 34 is' -> {answer(question)} (correct {32 * 34})",
+        f"  It never saw '32 times 34 is', so it backs off to 'times 34 is', seen in {len(after)} sentence(s): "
+        f"{', '.join(after[:3]) or 'none'}{' ...' if len(after) > 3 else ''}.",
+        "  Its top three answers: " + ", ".join(f"{w} {dist[w]:.3f}" for w in top)
+        + " (ties go to the later word in sort order).",
+        "",
+        tool_core.format_table(["fresh test problems", "n", "seen in training", "5-gram correct",
+                                "calculate correct"], rows),
+        "The model is right about as often as the problem was in its training text: it memorised, it did not learn "
+        "to multiply.\nA calculator does not depend on having seen the problem."])
 
 
 _TEXT_2024 = [
@@ -817,6 +920,8 @@ class ToolformerRun:
     lm: NGramLM
     texts: list[Text]
     candidates: list[Candidate]
+    seed: int
+    content_only: bool
 
 
 def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerRun:
@@ -826,7 +931,7 @@ def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerR
     candidates = candidate_calls(texts, seed)
     execute_candidates(candidates, toolformer_registry())
     score_candidates(candidates, texts, CachedLM(lm, content_only=content_only))
-    return ToolformerRun(lm, texts, candidates)
+    return ToolformerRun(lm, texts, candidates, seed, content_only)
 
 
 def demo_worked_numbers() -> str:
@@ -840,7 +945,7 @@ def demo_worked_numbers() -> str:
             f"{ex_alone:.1f}: kept, crediting the call for what writing the question did")
 
 
-def demo_candidates(run: ToolformerRun, tau: float = 1.0) -> str:
+def demo_candidates(run: ToolformerRun, tau: float = 0.5) -> str:
     """Show every candidate for the megawatt sentence and the Ashholt sentence, with the three losses."""
     out = []
     for kind in ("capacity", "vendor"):
@@ -852,10 +957,14 @@ def demo_candidates(run: ToolformerRun, tau: float = 1.0) -> str:
             where = " ".join(text.tokens[max(0, c.position - 2): c.position]) + " [.]"
             rows.append([where, c.call, c.result, f"{c.L_empty:.2f}", f"{c.L_call:.2f}", f"{c.L_result:.2f}",
                          f"{c.gain:+.2f}", "kept" if c.gain >= tau else "-"])
-        out.append(format_rows(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
-                                f"tau={tau:g}"], rows))
-        out.append("")
-    return "\n".join(out).rstrip()
+        out += [tool_core.format_table(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
+                                        f"tau={tau:g}"], rows), ""]
+    right = next(c for c in run.candidates if c.right and c.tool == "Calculator")
+    out.append(f"The right calculation lowers the loss by {right.gain:.2f} nats: only its result lets the cache copy "
+               f"'{right.result}', a number the model never saw. Writing the call without the result does not help "
+               f"({right.L_call:.2f} vs {right.L_empty:.2f} with no call): what helps is the result, not the call. "
+               "(The handout's own corpus gave 2.38 nats.)")
+    return "\n".join(out)
 
 
 TAUS = (None, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0)
@@ -875,59 +984,65 @@ def sweep_rows(candidates: list[Candidate]) -> list[list]:
     return rows
 
 
-def demo_threshold_sweep(run: ToolformerRun, seed: int = 0) -> str:
+def _gain_range(candidates: list[Candidate], tool: str) -> str:
+    low, high = (f(c.gain for c in candidates if c.right and c.tool == tool) for f in (min, max))
+    return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
+
+
+def demo_threshold_sweep(run: ToolformerRun) -> str:
     """Sweep tau over all candidates; then switch the cache to copy punctuation and sweep again."""
     header = ["tau", "kept", "Calculator", "QA", "Calendar", "useless"]
-    right = [c for c in run.candidates if c.right]
-    useful_gain = {tool: min(c.gain for c in right if c.tool == tool) for tool in ("Calculator", "QA", "Calendar")}
-    punct = toolformer_pipeline(seed, content_only=False)
-    spurious = [c for c in punct.candidates if not c.right and c.tool == "Calendar" and run.texts[c.text].kind == "plain"]
-    top = max(spurious, key=lambda c: c.gain)
+    punct = toolformer_pipeline(run.seed, content_only=False)
+    plain = [c for c in punct.candidates if run.texts[c.text].kind == "plain"]
+    top = max(plain, key=lambda c: c.gain)
     text = run.texts[top.text].tokens
+    content_top = max(c.gain for c in run.candidates if run.texts[c.text].kind == "plain")
     return "\n".join([
-        f"{len(run.texts)} texts, {len(run.candidates)} executed candidates "
-        f"({sum(c.right for c in run.candidates)} right).",
-        format_rows(header, sweep_rows(run.candidates)),
-        f"Smallest gain of a right call: Calculator {useful_gain['Calculator']:.2f} (a one-token result), "
-        f"QA {useful_gain['QA']:.2f}, Calendar {useful_gain['Calendar']:.2f}: the loss favours long results.",
+        f"{len(run.texts)} texts, {len(run.candidates)} candidates written by rules (the paper samples them from the "
+        f"model), all executed; {sum(c.right for c in run.candidates)} are right.",
+        tool_core.format_table(header, sweep_rows(run.candidates)),
+        f"Gains of the right calls: Calculator {_gain_range(run.candidates, 'Calculator')} (one-token results), "
+        f"QA {_gain_range(run.candidates, 'QA')} (two-token names), Calendar {_gain_range(run.candidates, 'Calendar')}"
+        " (low where the model could guess the weekday).\nAs tau rises the calculator calls go first: the loss "
+        "rewards results that predict several tokens.",
         "",
         "The same sweep with a cache that also copies punctuation (the handout's first version):",
-        format_rows(header, sweep_rows(punct.candidates)),
-        f"Calendar() in texts that need no tool now gains up to {top.gain:.2f} nats "
-        f"(content-words cache: at most {max(c.gain for c in run.candidates if not c.right and run.texts[c.text].kind == 'plain'):.2f}), e.g.",
+        tool_core.format_table(header, sweep_rows(punct.candidates)),
+        f"Calendar() in texts that need no tool now gains up to {top.gain:.2f} nats (copying content words only: "
+        f"at most {content_top:.2f}), e.g.",
         f'  "{detokenize(text[:top.position])} [Calendar() -> {TODAY}] {detokenize(text[top.position:])}"',
-        "  its two commas 'help' predict the commas that follow; the filter measures prediction, not sense."])
+        "  its two commas 'help' predict the comma that follows; the filter measures prediction, not sense."])
 
 
-def demo_retrain(run: ToolformerRun, tau: float = 1.0, seed: int = 0) -> str:
+def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
     """Step 4: insert the kept calls, retrain a trigram, and measure where it now opens a call."""
-    chosen = best_calls(run.candidates, tau)
-    augmented = augment(run.texts, chosen)
-    lm = NGramLM(order=3).fit(announcement_corpus() + augmented)
-    tests = toolformer_texts(seed + 1, {"capacity": 10, "faults": 10, "vendor": 10, "date": 15, "plain": 15},
-                             vendors=slice(30, 40))
-    sites = call_sites(lm, tests)
-    at_call = [s.p_open for s in sites if s.needs_call]
-    elsewhere = [s.p_open for s in sites if not s.needs_call]
-    example = next(augmented[k] for k, c in sorted(chosen.items()) if c.tool == "Calculator")
-    wrong = [s for s in sites if s.writes_call != s.needs_call]
-    before_calls = call_contexts(augmented)
+    tests = toolformer_texts(run.seed + 1, held_out=True)
+    kept, unfiltered = retrain(run, tau, tests), retrain(run, None, tests)
+    ranked = sorted(kept.chosen, key=lambda k: (kept.chosen[k].tool != "Calculator", k))
+    example = f'  "{detokenize(kept.augmented[ranked[0]])}"' if ranked else f"  (no call clears tau = {tau:g})"
+    before_calls = call_contexts(kept.augmented)
+    wrong = [s for s in kept.sites if s.writes_call != s.needs_call]
     reasons = Counter((tests[s.text].kind, "extra call" if s.writes_call else "missed call",
-                       explain_wrong_call(s, tests, before_calls)) for s in wrong)
-    rows = [[kind, what, count, why] for (kind, what, why), count in sorted(reasons.items())]
-    hits = sum(s.writes_call and s.needs_call for s in sites)
+                       explain_wrong_call(s, kept.sites, tests, before_calls)) for s in wrong)
+    rows = [[f"filter, tau = {tau:g}", len(kept.chosen)], ["no filter (each text's best candidate)", len(unfiltered.chosen)]]
+    for row, result in zip(rows, (kept, unfiltered)):
+        need, rest, hits, extra = result.summary()
+        row += [f"{need:.3f}", f"{rest:.3f}", f"{hits} of {sum(s.needs_call for s in result.sites)}", extra]
+    useless = sum(not c.right for c in unfiltered.chosen.values())
     return "\n".join([
-        f"Inserted the best kept call (tau = {tau:g}) into {len(chosen)} of {len(run.texts)} texts, e.g.",
-        f'  "{detokenize(example)}"',
-        f"Retrained a trigram on the announcements plus the augmented texts; tested on {len(tests)} new texts.",
-        f"  average P('[') where a call is needed: {sum(at_call) / len(at_call):.3f} ({len(at_call)} positions)",
-        f"  average P('[') everywhere else:        {sum(elsewhere) / len(elsewhere):.3f} ({len(elsewhere)} positions)",
-        f"  greedy decoding opens a call at {hits} of {len(at_call)} needed positions; "
-        f"{sum(s.writes_call and not s.needs_call for s in sites)} calls elsewhere.",
-        "No position was labelled by hand: the model learned when to call from the filtered data.",
+        f"Inserted the best kept call into {len(kept.chosen)} of {len(run.texts)} training texts, e.g.",
+        example,
+        f"Retrained a trigram on the announcements plus the augmented texts; tested on {len(tests)} held-out texts",
+        "(new numbers, vendors, date sentences and plain sentences). No position was labelled by hand:",
         "",
-        "Where it calls wrongly:",
-        format_rows(["text", "what", "times", "why"], rows) if rows else "  nowhere"])
+        tool_core.format_table(["training text", "calls inserted", "P('[') where needed", "P('[') elsewhere",
+                                "greedy calls where needed", "calls elsewhere"], rows),
+        f"Without the filter, {useless} texts also get a call that does not help them, and P('[') where no call is "
+        f"needed {'rises' if rows[1][3] > rows[0][3] else 'does not rise'}: {rows[0][3]} -> {rows[1][3]}.",
+        "",
+        f"Where the filtered model calls wrongly (tau = {tau:g}):",
+        tool_core.format_table(["text", "what", "times", "why"],
+                               [[k, w, n, why] for (k, w, why), n in sorted(reasons.items())]) if reasons else "  nowhere"])
 
 
 def demo_toolken() -> str:
@@ -935,16 +1050,13 @@ def demo_toolken() -> str:
     examples = []
     for text, result, toolken in _WORD_PROBLEMS:
         tokens = digit_tokens(text)
-        if result is None:
-            examples.append((tokens, tokens))
-            continue
-        start = next(j for j in range(len(tokens)) if "".join(tokens[j: j + len(result)]) == result)
-        examples.append((tokens, toolken_target(tokens, start, len(result), toolken)))
+        examples.append((tokens, tokens if result is None else
+                         toolken_target(tokens, result_start(tokens, result), len(result), toolken)))
     frozen = NGramLM(order=3).fit(announcement_corpus() + [t for t, _ in examples])
     head = ToolkenHead().fit(examples)
     text, result, toolken = TOOLKEN_EXAMPLE
     tokens = digit_tokens(text)
-    start = next(j for j in range(len(tokens)) if "".join(tokens[j: j + len(result)]) == result)
+    start = result_start(tokens, result)
     target = toolken_target(tokens, start, len(result), toolken)
     table = toolken_loss_table(frozen, head, tokens, target)
     shown = [r for r in table if r[0] >= start - 3]
@@ -953,7 +1065,7 @@ def demo_toolken() -> str:
     digits = sum(-math.log(frozen.prob(tokens[j], tokens[:j])) for j in range(start, start + len(result)))
     return "\n".join([
         f'"{text}" with one token per digit; the toolken head was trained on {len(_WORD_PROBLEMS)} word problems.',
-        format_rows(["i", "original t_i", "target t'_i", "-log P(t'_i | t_<i)"], rows),
+        tool_core.format_table(["i", "original t_i", "target t'_i", "-log P(t'_i | t_<i)"], rows),
         f"Loss = sum over the {len(counted)} non-[N/A] positions = {sum(counted):.2f} nats "
         f"(the {len(shown)} shown contribute {sum(r[3] for r in shown if r[3] is not None):.2f}).",
         f"At the result the model pays -log P({toolken}) = {table[start][3]:.2f} once, for deciding to call; the digits "

@@ -22,13 +22,13 @@ import toolformer_lab  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the corpus numbers and candidate positions (default 0)")
-    parser.add_argument("--tau", type=float, default=1.0, help="the filter threshold tau_f for demos 1 and 3 (default 1.0)")
+    parser.add_argument("--tau", type=float, default=0.5, help="the filter threshold tau_f for demos 1 and 3 (default 0.5)")
     args = parser.parse_args()
     run = toolformer_lab.toolformer_pipeline(args.seed)
     sections = [("The filter on the lecture's worked numbers", toolformer_lab.demo_worked_numbers),
                 ("Demo 1. Every candidate for two sentences", lambda: toolformer_lab.demo_candidates(run, args.tau)),
-                ("Demo 2. The threshold sweep", lambda: toolformer_lab.demo_threshold_sweep(run, args.seed)),
-                ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau, args.seed)),
+                ("Demo 2. The threshold sweep", lambda: toolformer_lab.demo_threshold_sweep(run)),
+                ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau)),
                 ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken)]
     for i, (title, demo) in enumerate(sections):
         print(("\n" if i else "") + f"=== {title} ===\n")

@@ -435,11 +435,12 @@ class Pipeline(unittest.TestCase):
         useless_calendar = [c for c in kept if c.tool == "Calendar" and not c.right]
         self.assertGreater(len(useless_calendar), len(kept) / 2)
 
-    def test_tau_one_keeps_every_right_call_and_no_useless_one(self):
-        kept = tl.keep(self.base.candidates, 1.0)
-        self.assertEqual({id(c) for c in kept}, {id(c) for c in self.base.candidates if c.right})
-        row = next(r for r in tl.sweep_rows(self.base.candidates) if r[0] == "1")
-        self.assertEqual(row[-1], "0%")
+    def test_a_middle_threshold_keeps_exactly_the_right_calls(self):
+        right = {id(c) for c in self.base.candidates if c.right}
+        exact = [t for t in tl.TAUS if t is not None and {id(c) for c in tl.keep(self.base.candidates, t)} == right]
+        self.assertTrue(exact, "some threshold of the sweep keeps every right call and no useless one")
+        self.assertGreater(min(exact), 0)  # ... and it is not the lowest: tau = 0 keeps useless calls too
+        self.assertTrue(any(not c.right for c in tl.keep(self.base.candidates, 0.0)))
 
     def test_raising_tau_drops_calculator_before_qa(self):
         calc = [c.gain for c in self.base.candidates if c.tool == "Calculator"]
@@ -457,20 +458,31 @@ class Pipeline(unittest.TestCase):
     def test_punctuation_cache_makes_spurious_calendar_gains(self):
         self.assertEqual([t.tokens for t in self.punct.texts], [t.tokens for t in self.base.texts])
 
-        def top_plain_calendar(run):
-            return max(c.gain for c in run.candidates
-                       if c.tool == "Calendar" and not c.right and run.texts[c.text].kind == "plain")
-        self.assertGreater(top_plain_calendar(self.punct), top_plain_calendar(self.base))
+        def plain_calendar_gains(run):
+            return [c.gain for c in run.candidates
+                    if c.tool == "Calendar" and not c.right and run.texts[c.text].kind == "plain"]
+        self.assertGreater(max(plain_calendar_gains(self.punct)), max(plain_calendar_gains(self.base)))
+        # and the filter is fooled: at some threshold that keeps no useless call with the content-word cache,
+        # the punctuation-copying cache keeps useless calendar calls in texts that need no tool
+        fooled = [t for t in tl.TAUS if t is not None and t > 0
+                  and not any(g >= t for g in plain_calendar_gains(self.base))
+                  and any(g >= t for g in plain_calendar_gains(self.punct))]
+        self.assertTrue(fooled)
+
+    def test_held_out_texts_are_new(self):
+        train = {tuple(t.tokens) for t in self.base.texts}
+        tests = tl.toolformer_texts(1, held_out=True)
+        self.assertFalse([t for t in tests if tuple(t.tokens) in train])
+        self.assertFalse({f for t in tests for f in t.fact.values()} & {t.fact.get("vendor") for t in self.base.texts})
 
     def test_retraining_raises_p_open_at_call_positions(self):
         # the steps demo_retrain takes: best kept call per text, augment, retrain a trigram, measure on new texts
-        chosen = tl.best_calls(self.base.candidates, 1.0)
+        chosen = tl.best_calls(self.base.candidates, 0.5)
         self.assertTrue(all(c.right for c in chosen.values()))
         augmented = tl.augment(self.base.texts, chosen)
         self.assertEqual(sum("[" in tokens for tokens in augmented), len(chosen))
         lm = tl.NGramLM(order=3).fit(tl.announcement_corpus() + augmented)
-        tests = tl.toolformer_texts(1, {"capacity": 10, "faults": 10, "vendor": 10, "date": 15, "plain": 15},
-                                    vendors=slice(30, 40))
+        tests = tl.toolformer_texts(1, held_out=True)
         sites = tl.call_sites(lm, tests)
         at_call = [s.p_open for s in sites if s.needs_call]
         elsewhere = [s.p_open for s in sites if not s.needs_call]
@@ -480,6 +492,27 @@ class Pipeline(unittest.TestCase):
         # before retraining the background model never writes "[" except as an unknown word
         base = self.base.lm
         self.assertEqual(base.prob("[", ["capacity", "is"]), base.p_unk)
+
+    def test_wrong_calls_are_explained_from_the_data(self):
+        tests = tl.toolformer_texts(1, held_out=True)
+        result = tl.retrain(self.base, 0.5, tests)
+        before = tl.call_contexts(result.augmented)
+        for site in (s for s in result.sites if s.writes_call and not s.needs_call):
+            with self.subTest(text=site.text, position=site.position):
+                two = tuple(tests[site.text].tokens[site.position - 2: site.position])
+                why = tl.explain_wrong_call(site, result.sites, tests, before)
+                self.assertEqual("came right before a kept call" in why, two in before)
+        for site in (s for s in result.sites if s.needs_call and not s.writes_call):
+            later = [s for s in result.sites if s.text == site.text and s.writes_call
+                     and 0 < s.position - site.position <= 2]
+            why = tl.explain_wrong_call(site, result.sites, tests, before)
+            self.assertEqual("later instead" in why, bool(later))
+
+    def test_demos_run_for_every_threshold_of_the_sweep(self):
+        for tau in [t for t in tl.TAUS if t is not None] + [-1.0, 5.0]:
+            with self.subTest(tau=tau):
+                self.assertIn("Ashholt", tl.demo_candidates(self.base, tau))
+                self.assertIn("P('[')", tl.demo_retrain(self.base, tau))
 
     def test_augment_inserts_the_call_before_x_i(self):
         n, text, cands = self.sentence("capacity")
@@ -546,10 +579,26 @@ class Toolken(unittest.TestCase):
 
 # --- 7. Smoke tests for scripts 01 and 02 ---
 
+class ScriptDemosInProcess(unittest.TestCase):
+    def test_why_tools_for_several_seeds(self):
+        for seed in range(6):
+            with self.subTest(seed=seed):
+                text = tl.demo_cant_compute(seed)
+                answer = text.split("'32 times 34 is' -> ")[1].split()[0]
+                self.assertTrue(answer.isdigit())  # a number from training, not the product
+                self.assertNotEqual(answer, str(32 * 34))
+
+    def test_model_answers_come_from_2024_text(self):
+        text = tl.demo_cant_see()
+        self.assertIn("model: '2 days per week'", text)
+        self.assertIn("3 days per week", text)  # from the policy tool
+
+
 class Scripts(unittest.TestCase):
-    NEEDLES = {"01": ["Demo 1", "Demo 2", "Demo 3", "15541316", "1088", "3 days per week", "Thursday, October 15, 2026"],
-               "02": ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "1.3", "0.4", "1.4", "P('[')", "Calculator(120 + 85)",
-                      "Tove Belwick", "[square]", "[N/A]"]}
+    NEEDLES = {"01": ["Demo 1", "Demo 2", "Demo 3", '<tool_result name="calculate" id="call_1">15541316</tool_result>',
+                      "15,541,316", "model: '2 days per week'", "model: 'Monday'"],
+               "02": ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "min(2.5, 2.1) - 0.8 = 1.3", "-> 0.4 < tau = 1.0: dropped",
+                      "it would be 1.4: kept", "P('[')", "Calculator(120 + 85)", "Tove Belwick", "[square]", "[N/A]"]}
 
     def test_both_scripts_run_the_same_from_any_directory(self):
         for script in SCRIPTS:
