@@ -989,6 +989,25 @@ def _gain_range(candidates: list[Candidate], tool: str) -> str:
     return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
 
 
+def _lowest_calendar(run: ToolformerRun) -> str:
+    """Explain the smallest gain of a right Calendar() call with what the model already predicted there."""
+    low = min((c for c in run.candidates if c.right and c.tool == "Calendar"), key=lambda c: c.gain)
+    tokens = run.texts[low.text].tokens
+    p = run.lm.prob(tokens[low.position], tokens[: low.position])
+    return (f"The lowest Calendar gain ({low.gain:.2f}) is before '{tokens[low.position]}' after "
+            f"'{' '.join(tokens[low.position - 2: low.position])}', which the model alone already predicts with P = {p:.2f}.")
+
+
+def _calculator_before_qa(run: ToolformerRun) -> str:
+    """Say where a rising tau drops every one-token calculator result but keeps every two-token QA answer."""
+    calc = max(c.gain for c in run.candidates if c.right and c.tool == "Calculator")
+    qa = min(c.gain for c in run.candidates if c.right and c.tool == "QA")
+    if calc >= qa:
+        return "Here the calculator and QA gains overlap: no threshold separates them."
+    return (f"Any tau between {calc:.2f} and {qa:.2f} drops every calculator call and keeps every QA call: "
+            "the loss rewards results that predict several tokens.")
+
+
 def demo_threshold_sweep(run: ToolformerRun) -> str:
     """Sweep tau over all candidates; then switch the cache to copy punctuation and sweep again."""
     header = ["tau", "kept", "Calculator", "QA", "Calendar", "useless"]
@@ -1002,9 +1021,9 @@ def demo_threshold_sweep(run: ToolformerRun) -> str:
         f"model), all executed; {sum(c.right for c in run.candidates)} are right.",
         tool_core.format_table(header, sweep_rows(run.candidates)),
         f"Gains of the right calls: Calculator {_gain_range(run.candidates, 'Calculator')} (one-token results), "
-        f"QA {_gain_range(run.candidates, 'QA')} (two-token names), Calendar {_gain_range(run.candidates, 'Calendar')}"
-        " (low where the model could guess the weekday).\nAs tau rises the calculator calls go first: the loss "
-        "rewards results that predict several tokens.",
+        f"QA {_gain_range(run.candidates, 'QA')} (two-token names), Calendar {_gain_range(run.candidates, 'Calendar')}.",
+        _lowest_calendar(run),
+        _calculator_before_qa(run),
         "",
         "The same sweep with a cache that also copies punctuation (the handout's first version):",
         tool_core.format_table(header, sweep_rows(punct.candidates)),
