@@ -62,6 +62,7 @@ class Tool:
     parameters: dict
     fn: Callable[..., Any]
     read_only: bool = False  # read-only calls of one turn may run concurrently
+    fill_none: tuple[str, ...] = ()  # Optional parameters without a default: None when the model leaves them out
 
     def spec(self) -> dict:
         """Return what the model sees of this tool: name, description and JSON Schema."""
@@ -92,7 +93,7 @@ class ToolResult:
             return self.content
         try:
             return json.dumps(self.content, ensure_ascii=False, default=str, allow_nan=False)
-        except (ValueError, TypeError, RecursionError):  # a cycle, NaN, Infinity: no JSON for it
+        except Exception:  # a cycle, NaN, Infinity, tuple keys: there is no JSON for it
             return show(self.content, limit=100_000)
 
 
@@ -186,7 +187,7 @@ def _arith(node: ast.AST, expression: str) -> int | float:
         except ZeroDivisionError:
             raise ValueError(f"division by zero in {expression!r}") from None
         except OverflowError:
-            raise ValueError(f"the result of {expression!r} is too large") from None
+            raise ValueError(f"cannot compute {expression!r}: a number in it is too large for floating point") from None
         return _check_size(value, expression)
     hint = "; use ** for powers" if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitXor) else ""
     what = type(node.op).__name__ if isinstance(node, ast.BinOp) else type(node).__name__
@@ -282,11 +283,11 @@ def show(value: JSON, limit: int = 60) -> str:
     """Render a value as short JSON for an error message. Example: 'urgent' -> '"urgent"'."""
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (ValueError, RecursionError):
+    except Exception:  # a cycle, non-string keys, a 5000-digit int, deep nesting: fall back to repr
         try:
             text = repr(value)
-        except RecursionError:
-            text = f"<a {json_type(value)} nested too deeply to show>"
+        except Exception:
+            text = f"<a {json_type(value)} too large or too deep to show>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -493,6 +494,8 @@ def _numeric(compare: Callable[[float, float], bool], phrase: str):
 
 
 def _kw_multiple_of(v, divisor, value, schema, path):
+    if not _is_number(divisor) or divisor <= 0:
+        raise ValueError(f"multipleOf at {path} must be a number greater than 0, got {show(divisor)}")
     if _is_number(value) and not (math.isfinite(value) and _exact(value) % _exact(divisor) == 0):
         yield f"{path}: expected a multiple of {divisor}, got {show(value)}"
 
@@ -520,43 +523,92 @@ def _search(pattern: str, text: str) -> bool:
         raise ValueError(f"schema pattern {pattern!r} is not a valid regular expression: {exc}") from None
 
 
-_ASCII_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_"}
-_LETTER, _DIGIT = ("[^\\W\\d_]", "[\\W\\d_]"), ("\\d", "\\D")  # (\\p{...}, \\P{...}) in Python's re
-_UNICODE_PROPERTIES = {"L": _LETTER, "Letter": _LETTER, "Nd": _DIGIT,
-                       "Decimal_Number": _DIGIT}
+# ECMA-262 classes that differ from Python's: \d and \w are ASCII-only, \s has its own list.
+_ECMA_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_",
+                 "s": "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"}
+_ASCII_WORD = "[A-Za-z0-9_]"
+_ECMA_ESCAPES = {  # escape -> its Python form outside a class
+    "b": f"(?:(?<={_ASCII_WORD})(?!{_ASCII_WORD})|(?<!{_ASCII_WORD})(?={_ASCII_WORD}))",  # an ASCII word boundary
+    "B": f"(?:(?<={_ASCII_WORD})(?={_ASCII_WORD})|(?<!{_ASCII_WORD})(?!{_ASCII_WORD}))",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _letters() -> str:
+    """Return every Unicode letter (category L) as the ranges of a character class, built on first use."""
+    ranges, first, last = [], None, None
+    for code in range(0x110000):
+        if chr(code).isalpha():  # str.isalpha is exactly categories Lu, Ll, Lt, Lm, Lo
+            first, last = (code if last != code - 1 else first), code
+            continue
+        if last == code - 1:
+            ranges.append(re.escape(chr(first)) + ("" if first == last else "-" + re.escape(chr(last))))
+    return "".join(ranges)
+
+
+def _property(name: str, negated: bool, in_class: bool) -> str:
+    """Translate \\p{name} / \\P{name} for the properties we know: letters and decimal digits."""
+    if name in ("L", "Letter"):
+        if negated and in_class:
+            raise re.error("\\P{L} inside [...] is not supported")
+        return _letters() if in_class else f"[{'^' if negated else ''}{_letters()}]"
+    if name in ("Nd", "Decimal_Number"):
+        return "\\D" if negated else "\\d"  # Python's \d is exactly category Nd
+    raise re.error(f"Unicode property \\p{{{name}}} is not supported")
+
+
+def _translate_escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
+    """Translate the escape at pattern[i] (a backslash); return its Python form and where to go on."""
+    nxt = pattern[i + 1: i + 2]
+    if nxt.lower() in _ECMA_CLASSES:
+        body = _ECMA_CLASSES[nxt.lower()]
+        if in_class and nxt.isupper():
+            raise re.error(f"\\{nxt} inside [...] is not supported")
+        return (body if in_class else f"[{'^' if nxt.isupper() else ''}{body}]"), i + 2
+    if nxt in ("p", "P") and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
+        end = pattern.index("}", i)
+        return _property(pattern[i + 3: end], nxt == "P", in_class), end + 1
+    if nxt in _ECMA_ESCAPES and not in_class:
+        return _ECMA_ESCAPES[nxt], i + 2
+    if nxt == "b":  # [\b] is a backspace in both dialects
+        return "\\x08", i + 2
+    if nxt == "c" and pattern[i + 2: i + 3].isascii() and pattern[i + 2: i + 3].isalpha():
+        return f"\\x{ord(pattern[i + 2]) % 32:02x}", i + 3  # \cJ is a control character
+    if nxt == "u" and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
+        end = pattern.index("}", i)
+        return f"\\U{int(pattern[i + 3: end], 16):08x}", end + 1  # \u{1F600}
+    if nxt == "k" and pattern[i + 2: i + 3] == "<" and ">" in pattern[i:]:
+        end = pattern.index(">", i)
+        return f"(?P={pattern[i + 3: end]})", end + 1  # a named back-reference
+    return pattern[i: i + 2], i + 2
 
 
 @functools.lru_cache(maxsize=512)
 def _compile_ecma(pattern: str) -> re.Pattern:
     """Compile an ECMA-262 pattern (what JSON Schema specifies) with Python's re.
 
-    subtle: ECMA's \\d and \\w are ASCII-only while Python's match any Unicode digit or letter,
-    and Python has no \\p{Letter}; both are rewritten. Example: r"^\\p{L}+$" matches "π".
+    subtle: the dialects differ in the details. ECMA's \\d, \\w and \\b are ASCII-only and its \\s
+    has its own list; its . stops at every line terminator and its $ never matches before a
+    final newline; Python has no \\p{Letter}, \\cX, \\u{...}, (?<name>...) or \\k<name>. All of
+    these are rewritten. Example: r"^\\p{L}+$" matches "π"; r"^\\d+$" does not match "١٢".
     """
     out, i, in_class = [], 0, False
     while i < len(pattern):
-        c, nxt = pattern[i], pattern[i + 1: i + 2]
-        if c == "\\" and nxt.lower() in _ASCII_CLASSES:
-            body = _ASCII_CLASSES[nxt.lower()]
-            if in_class and nxt.isupper():
-                raise re.error(f"\\{nxt} inside [...] is not supported")
-            out.append(body if in_class else f"[{'^' if nxt.isupper() else ''}{body}]")
-            i += 2
-        elif c == "\\" and nxt in ("p", "P") and pattern[i + 2: i + 3] == "{":
-            end = pattern.find("}", i)
-            name = pattern[i + 3: end] if end > 0 else ""
-            if name not in _UNICODE_PROPERTIES or in_class:
-                raise re.error(f"Unicode property \\{nxt}{{{name}}} is not supported here")
-            out.append(_UNICODE_PROPERTIES[name][nxt == "P"])
-            i = end + 1
+        c = pattern[i]
+        if c == "\\":
+            piece, i = _translate_escape(pattern, i, in_class)
+            out.append(piece)
+            continue
+        if not in_class and pattern.startswith("(?<", i) and pattern[i + 3: i + 4] not in ("=", "!"):
+            out.append("(?P<")  # a named group
+            i += 3
+            continue
+        if not in_class and c in ".$":
+            out.append("[^\\n\\r\\u2028\\u2029]" if c == "." else "\\Z")
         else:
-            if c == "\\":
-                out.append(pattern[i: i + 2])
-                i += 2
-                continue
-            in_class = (c == "[") or (in_class and c != "]")
-            out.append("\\Z" if c == "$" and not in_class else c)  # ECMA's $ never matches before a final newline
-            i += 1
+            out.append(c)
+        in_class = (c == "[") or (in_class and c != "]")
+        i += 1
     return re.compile("".join(out))
 
 
@@ -728,7 +780,7 @@ def _nullable(schema: dict) -> dict:
 def _admits_none(hint: Any) -> bool:
     if typing.get_origin(hint) is typing.Annotated:
         return _admits_none(typing.get_args(hint)[0])
-    return hint is Any or (typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint))
+    return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
 
 
 _SECTION = re.compile(r"^(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\s*$")
@@ -787,8 +839,9 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     summary, notes = parse_docstring(target.__doc__)
     properties, required, fill_none = {}, [], []
     for param in inspect.signature(target).parameters.values():
-        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise TypeError(f"{fn_name}: *args/**kwargs cannot be described to a model; name every parameter")
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
+            raise TypeError(f"{fn_name}: {param} cannot be passed by name, as a model's arguments are; "
+                            "name every parameter and drop '/' and *args/**kwargs")
         if param.name not in hints:
             raise TypeError(f"{fn_name}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
         prop = schema_for_type(hints[param.name])
@@ -807,9 +860,7 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     if not description:
         raise TypeError(f"{fn_name}: give the tool a docstring; its description is all the model knows about it")
     schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-    if fill_none:
-        fn = functools.wraps(target)(lambda **arguments: target(**({n: None for n in fill_none} | arguments)))
-    return Tool(name or fn_name, description, schema, fn, read_only)
+    return Tool(name or fn_name, description, schema, fn, read_only, tuple(fill_none))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -879,7 +930,7 @@ class ToolRegistry:
         """Say that a tool does not exist, list the real ones and the closest name."""
         shown = show(name)
         available = self.names()
-        close = difflib.get_close_matches(str(name), available, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, available, n=1, cutoff=0.6) if isinstance(name, str) else []
         hint = (f" Did you mean {close[0]!r}? Call it only if it does what you need." if close
                 else " No listed tool has a similar name.")
         return (f"unknown tool {shown}. Available tools: {', '.join(available) or '(none)'}.{hint} "
@@ -899,7 +950,7 @@ def _not_an_object_message(name: str, arguments: object) -> str:
 
 def _execute(tool: Tool, arguments: dict) -> ToolResult:
     try:
-        return ToolResult(True, content=tool.fn(**arguments))
+        return ToolResult(True, content=tool.fn(**({n: None for n in tool.fill_none} | arguments)))
     except Exception as exc:  # any failure inside the tool is data for the model, not a crash
         retry = is_retryable(exc)
         advice = ("This is temporary: the same call may succeed if retried." if retry else
@@ -1055,8 +1106,11 @@ def _block_end(text: str, frm: int, region_end: int) -> int:
     return close + len(CLOSE) if close >= 0 else region_end
 
 
-def _parse_one(text: str, doc: str, start: int) -> tuple[ToolCall | ParseError, int]:
-    """Read the call whose opening tag stands at `start`; return it and where the text resumes."""
+def _parse_one(text: str, doc: str, start: int, probe: bool = True) -> tuple[ToolCall | ParseError, int]:
+    """Read the call whose opening tag stands at `start`; return it and where the text resumes.
+
+    probe=False reads without looking ahead at the next call (see the subtle note below).
+    """
     body = _FENCE_OPEN.match(text, start + len(OPEN)).end()
     next_open = text.find(OPEN, body)
     region_end = next_open if next_open >= 0 else len(text)  # where this call must be over
@@ -1070,8 +1124,12 @@ def _parse_one(text: str, doc: str, start: int) -> tuple[ToolCall | ParseError, 
         value, json_end = _STRICT_JSON.raw_decode(doc, body)
     except json.JSONDecodeError as exc:
         # subtle: broken JSON is judged only up to the next <tool_call>, so an unfinished string
-        # cannot swallow the next call: every opening tag gets its own verdict.
-        if _is_json_prefix(text[body:region_end]):
+        # cannot swallow the next call: every opening tag gets its own verdict. Unless that tag
+        # was quoted inside a string of this (broken) call: see _quoted_tag.
+        if probe and exc.pos > region_end and _quoted_tag(text, doc, exc.pos, region_end):
+            after = text.find(OPEN, exc.pos)
+            region_end = after if after >= 0 else len(text)
+        elif _is_json_prefix(text[body:region_end]):
             return _error("truncated", f"{cut_by} inside the JSON: the call was cut off. " + _SHORTER,
                           text, start, region_end)
         at = exc.pos if exc.pos < region_end else body
@@ -1079,6 +1137,12 @@ def _parse_one(text: str, doc: str, start: int) -> tuple[ToolCall | ParseError, 
                       text, start, _block_end(text, at, region_end))
     except (ValueError, RecursionError) as exc:  # NaN, 1e999, a duplicate key, 5000 digits, deep nesting
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+        if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
+            reason = "a number has more digits than JSON numbers here may have"
+        if (probe and next_open >= 0 and _is_json_prefix(text[body:region_end])  # it read on past the tag
+                and _quoted_tag(text, doc, region_end + len(OPEN), region_end)):
+            after = text.find(OPEN, region_end + len(OPEN))
+            region_end = after if after >= 0 else len(text)
         return _error("invalid_json", f"not valid JSON: {reason}. " + _REWRITE,
                       text, start, _block_end(text, body, region_end))
     after = _FENCE_CLOSE.match(text, json_end).end()
@@ -1094,6 +1158,19 @@ def _parse_one(text: str, doc: str, start: int) -> tuple[ToolCall | ParseError, 
     cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
     return _error("truncated", f"the JSON is complete but {cut_by} before </tool_call>: the reply was probably "
                   f"cut off. Close every call with </tool_call>.", text, start, region_end)
+
+
+def _quoted_tag(text: str, doc: str, error_at: int, tag: int) -> bool:
+    """Say whether the <tool_call> at `tag` sits in a string of the broken call before it.
+
+    The decoder read past it (error_at >= tag), it does not open a good call of its own, and
+    the broken call still closes with </tool_call> before any further tag: then it was quoted,
+    as in {"s": "<tool_call>"}, }. A cut-off call followed by a fresh one keeps two verdicts.
+    """
+    if isinstance(_parse_one(text, doc, tag, probe=False)[0], ToolCall):
+        return False
+    after = text.find(OPEN, error_at)
+    return text.find(CLOSE, error_at, after if after >= 0 else len(text)) >= 0
 
 
 _REWRITE = "Write each call as " + CALL_FORMAT
@@ -1365,6 +1442,8 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
         if choice != "auto":  # tool_choice travels with each request, like a vendor's parameter
             request = [{"role": "system", "content": f"{t.messages[0]['content']}\n{tool_choice_rule(choice)}"}] + t.messages[1:]
         reply = lm(request, stop=STOP_SEQUENCES)
+        if not isinstance(reply, str):  # a programmer's mistake in the model adapter, not the model's
+            raise TypeError(f"the model must return a str, got {type(reply).__name__}")
         t.add("assistant", reply)
         parsed = parse_tool_calls(reply)
         items = parsed.items

@@ -1056,8 +1056,8 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
         "",
         tool_core.format_table(["training text", "calls inserted", "P('[') where needed", "P('[') elsewhere",
                                 "greedy calls where needed", "calls elsewhere"], rows),
-        f"Without the filter, {useless} texts also get a call that does not help them, and P('[') where no call is "
-        f"needed {'rises' if rows[1][3] > rows[0][3] else 'does not rise'}: {rows[0][3]} -> {rows[1][3]}.",
+        f"Without the filter every text gets its best candidate, {useless} of them a call that helps nothing; "
+        f"P('[') where no call is needed: {rows[0][3]} with the filter, {rows[1][3]} without.",
         "",
         f"Where the filtered model calls wrongly (tau = {tau:g}):",
         tool_core.format_table(["text", "what", "times", "why"],

@@ -29,11 +29,21 @@ class Calculate(unittest.TestCase):
             # bounded: every one of these is a quick ValueError, never a hang or another exception
             "1" + "+1" * 100000, "-" * 5000 + "1", "(" * 300 + "1" + ")" * 300, "2 ** (10 ** 1000)",
             "1.5 ** (10 ** 1000)", "1e400", "9" * 1300, "2.5 ** 3000", "10 ** 1000 * 10 ** 1000",
+            # under the length limit, so the later guards answer: the parser's nesting limit, the bit limit
+            "(" * 250 + "1" + ")" * 250, "9" * 999 + " * " + "9" * 990, "0.5 ** (10 ** 1000)",
         ]
         for expression in cases:
             with self.subTest(expression=expression):
                 with self.assertRaises(ValueError):
                     calculate(expression)
+
+    def test_deep_unary_chains_answer_or_refuse_cleanly(self):
+        for expression, value in [("-" * 998 + "1", 1), ("-" * 997 + "1", -1)]:
+            with self.subTest(length=len(expression)):
+                try:
+                    self.assertEqual(calculate(expression), value)
+                except ValueError:
+                    pass  # refused as too deep: also fine, as long as it is a ValueError
 
     def test_messages_say_what_is_allowed(self):
         with self.assertRaises(ValueError) as ctx:

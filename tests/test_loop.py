@@ -229,6 +229,13 @@ class Scripted(unittest.TestCase):
         with self.assertRaises(ValueError):
             lm([])
 
+    def test_a_reply_that_is_not_text_is_a_programmer_error(self):
+        registry, _ = orrin_grid_registry()
+        for reply in (None, b"bytes", 42):
+            with self.subTest(reply=reply):
+                with self.assertRaises(TypeError):
+                    run_agent(ScriptedLM(lambda msgs, r=reply: r), registry, "q")
+
     def test_function_of_the_conversation(self):
         lm = ScriptedLM(lambda msgs: f"{len(msgs)} messages")
         self.assertEqual(lm([{"role": "user", "content": "x"}]), "1 messages")

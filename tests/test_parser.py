@@ -43,9 +43,21 @@ class LectureCases(unittest.TestCase):
         self.assertEqual(len(tool_core.PARSER_CASES), 12)
 
     def test_robust_parser_matches_truth(self):
+        # the verdicts, written here by hand from the protocol's rules (not read from the module)
+        expected = {
+            "truncated mid-JSON": ["truncated"], "missing closing tag": ["truncated"],
+            "nested, over lines": ["search_incidents"], "code fence": ["get_substation"],
+            "two calls": ["get_incident", "get_substation"], "text before and after": ["get_incident"],
+            "tag inside a string": ["create_ticket"], "single quotes": ["invalid_json"],
+            "trailing comma": ["invalid_json"], "arguments as a string": ["bad_arguments"],
+            "empty call": ["invalid_json"], "no call at all": [],
+        }
+        self.assertEqual([label for label, _, _ in tool_core.PARSER_CASES], list(expected))
         for label, text, truth in tool_core.PARSER_CASES:
             with self.subTest(label):
-                self.assertEqual(outcome(parse_tool_calls(text).items), truth)
+                items = parse_tool_calls(text).items
+                self.assertEqual([i.name if isinstance(i, ToolCall) else i.kind for i in items], expected[label])
+                self.assertEqual(outcome(items), truth)
 
     def test_regex_parser_is_silently_wrong(self):
         wrong = 0
@@ -190,6 +202,15 @@ TABLE = [  # (label, text, expected items)
     ("100000 nested [", OPEN + "[" * 100_000 + CLOSE, [e("invalid_json")]),
     ("100000 nested [ in arguments", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 100_000 + "]" * 100_000
      + "}}" + CLOSE, [e("invalid_json")]),
+    ("a tag quoted in a broken call", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>"}, }' + CLOSE,
+     [e("invalid_json")]),
+    ("a tag quoted in a call with NaN", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>", "x": NaN}}' + CLOSE,
+     [e("invalid_json")]),
+    ("a cut call, then a cut call", OPEN + '{"name": "f", "arguments": {"s": "abc' + OPEN + '{"name": "g"',
+     [e("truncated"), e("truncated")]),
+    ("a NaN call, then a broken call", OPEN + '{"a": NaN}' + OPEN + '{"name": "g", "arguments": {}' + CLOSE,
+     [e("invalid_json"), e("invalid_json")]),
+    ("a 5000-digit number", OPEN + '{"name": "f", "arguments": {"n": ' + "9" * 5000 + "}}" + CLOSE, [e("invalid_json")]),
     ("bad call, then good call", OPEN + "{'a': 1}" + CLOSE + GET,
      [e("invalid_json"), c("get_incident", {"code": "E-1474"})]),
     # not_an_object
@@ -230,8 +251,9 @@ class TableCases(unittest.TestCase):
 
     def test_one_item_per_open_tag(self):
         for label, text, expected in TABLE:
-            if label in ("open tag in a string", "whole call in a string"):
-                continue  # the tag stands inside a string of a complete call
+            if label in ("open tag in a string", "whole call in a string", "a tag quoted in a broken call",
+                         "a tag quoted in a call with NaN"):
+                continue  # the tag stands inside a string of the call before it
             with self.subTest(label):
                 self.assertEqual(len(parse_tool_calls(text).items), text.count(OPEN))
 
@@ -535,6 +557,15 @@ def decode_block(block_text: str):
     return json.loads(inner.strip())
 
 
+def assert_every_tag_accounted_for(case: unittest.TestCase, text: str, result) -> None:
+    """No silent drop: every opening tag starts an item or lies inside one (quoted in its JSON)."""
+    spans = [item.span for item in result.items]
+    position = text.find(OPEN)
+    while position >= 0:
+        case.assertTrue(any(start <= position < end for start, end in spans), f"tag at {position} dropped")
+        position = text.find(OPEN, position + 1)
+
+
 class Mutations(unittest.TestCase):
     def test_mutated_replies(self):
         rng = random.Random(6)
@@ -546,6 +577,7 @@ class Mutations(unittest.TestCase):
                 result = parse_tool_calls(text)  # never raises
                 items = result.items
                 self.assertLessEqual(len(items), text.count(OPEN))
+                assert_every_tag_accounted_for(self, text, result)
                 self.assertEqual(len(result.outside), len(items) + 1)
                 previous_end = 0
                 for item in items:
@@ -583,6 +615,7 @@ class RandomText(unittest.TestCase):
             with self.subTest(n=n, text=text):
                 result = parse_tool_calls(text)
                 self.assertLessEqual(len(result.items), text.count(OPEN))
+                assert_every_tag_accounted_for(self, text, result)
                 if OPEN in text:
                     self.assertGreaterEqual(len(result.items), 1)
                 for item in result.items:

@@ -2,7 +2,7 @@
 import sys
 import unittest
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -76,6 +76,14 @@ class SchemaFromFunction(unittest.TestCase):
         registry = ToolRegistry([tool])
         self.assertEqual(registry.call("find", {}).content, [None, None])
         self.assertEqual(registry.call("find", {"meter_id": "MT-123"}).content, ["MT-123", None])
+        self.assertIs(tool.fn, find)  # the function itself, still callable as written
+
+    def test_any_without_default_stays_required(self):
+        def f(value: Any, flag: bool = False) -> object:
+            """Echo a value."""
+            return value
+
+        self.assertEqual(tool_from_function(f).parameters["required"], ["value"])
 
     def test_programmer_mistakes_raise_type_error(self):
         def no_hint(x):
@@ -90,7 +98,10 @@ class SchemaFromFunction(unittest.TestCase):
         def odd(x: complex):
             """Do something."""
 
-        for fn in (no_hint, star, no_doc, odd):
+        def positional_only(x: int, /):
+            """Do something: but a model's arguments always come by name."""
+
+        for fn in (no_hint, star, no_doc, odd, positional_only):
             with self.subTest(fn=fn.__name__):
                 with self.assertRaises(TypeError):
                     tool_from_function(fn)
@@ -245,6 +256,26 @@ class RegistryCall(unittest.TestCase):
         # results with no JSON form (a cycle, Infinity) still reach the model as text
         self.assertEqual(registry.call("echo", {"x": 1}).text, "[1, [...]]")
         self.assertEqual(registry.call("echo", {"x": 2}).text, "Infinity")
+
+    def test_never_raises_on_values_json_cannot_show(self):
+        def grid(n: int) -> object:
+            """Return odd values."""
+            return {(0, 0): 1.5} if n == 1 else 10 ** 5000
+
+        def lookup(code: str) -> str:
+            """Look a code up."""
+            return code
+
+        registry = ToolRegistry([tool_from_function(grid), tool_from_function(lookup)])
+        for name, arguments in [(10 ** 5000, {}), ({(1,): 2}, {}), ("grid", 10 ** 5000), ("lookup", {"code": 10 ** 5000})]:
+            with self.subTest(name=type(name).__name__, arguments=type(arguments).__name__):
+                result = registry.call(name, arguments)
+                self.assertFalse(result.ok)
+                self.assertNotEqual(result.error_kind, "execution_error")  # the model's mistake, not a broken tool
+        self.assertEqual(registry.call("lookup", {"code": 10 ** 5000}).error_kind, "invalid_arguments")
+        for n in (1, 2, 10 ** 5000):  # a huge int is a valid integer; the results have no JSON form
+            with self.subTest(n=len(str(n)) if n < 10 ** 4000 else "5001 digits"):
+                self.assertIsInstance(registry.call("grid", {"n": n}).text, str)
 
     def test_result_text_is_json_for_values(self):
         registry, _ = orrin_grid_registry()

@@ -316,6 +316,7 @@ class ValidateEdges(unittest.TestCase):
             ({"patternProperties": {"[": {}}}, {"a": 1}),
             ({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, 1),
             ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, 1),
+            ({"multipleOf": 0}, 5), ({"minimum": "5"}, 3), ({"required": 5}, {}), ({"properties": 5}, {}),
         ]
         for schema, value in cases:
             with self.subTest(schema=schema):
@@ -387,6 +388,11 @@ class EcmaPatterns(unittest.TestCase):
             (r"^\P{L}+$", "ab", False), (r"\.", "a.b", True), (r"[a\]]", "]", True), (r"^\s$", "\u00a0", True),
             (r"^[A-Z]{2}-\d+$", "SS-218\n", False),  # ECMA's $ does not match before a final newline
             (r"^a[$]$", "a$", True), (r"^a\$", "a$", True),
+            (r"^\p{L}$", "\u00b2", False), (r"^\P{L}$", "\u00b2", True),  # superscript two is a number, not a letter
+            (r"^\s$", "\ufeff", True), (r"^\s$", "\x1c", False), (r"^.$", "\r", False), (r"^.$", "a", True),
+            (r"\bfoo", "\u00e9foo", True),  # ECMA's \b is an ASCII word boundary
+            (r"(?<y>\d)\k<y>", "11", True), (r"(?<y>\d)\k<y>", "12", False), (r"^\cJ$", "\n", True),
+            (r"^\u{1F600}$", "\U0001F600", True), (r"^[\b]$", "\x08", True), (r"(?<=a)b", "ab", True),
         ]
         for pattern, text, valid in cases:
             with self.subTest(pattern=pattern, text=text):
