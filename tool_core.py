@@ -213,6 +213,13 @@ def _check_size(value: int | float, expression: str) -> int | float:
     return value
 
 
+def print_demos(sections: list[tuple[str, Callable[[], str]]]) -> None:
+    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares."""
+    for i, (title, demo) in enumerate(sections):
+        print(("\n" if i else "") + f"=== {title} ===\n")
+        print(demo())
+
+
 def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
     """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
     cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tool_core  # noqa: E402
 import toolformer_lab  # noqa: E402
 
 
@@ -24,9 +25,7 @@ def main() -> None:
     sections = [("Demo 1. Can't compute: multiplication from memory", lambda: toolformer_lab.demo_cant_compute(args.seed)),
                 ("Demo 2. Hasn't seen, can't reach: 2024 text in 2026", toolformer_lab.demo_cant_see),
                 ("Demo 3. A tool call: calculate(17423 * 892) through the loop", toolformer_lab.demo_calculator_loop)]
-    for i, (title, demo) in enumerate(sections):
-        print(("\n" if i else "") + f"=== {title} ===\n")
-        print(demo())
+    tool_core.print_demos(sections)
 
 
 if __name__ == "__main__":

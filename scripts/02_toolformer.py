@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tool_core  # noqa: E402
 import toolformer_lab  # noqa: E402
 
 
@@ -30,9 +31,7 @@ def main() -> None:
                 ("Demo 2. The threshold sweep", lambda: toolformer_lab.demo_threshold_sweep(run)),
                 ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau)),
                 ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken)]
-    for i, (title, demo) in enumerate(sections):
-        print(("\n" if i else "") + f"=== {title} ===\n")
-        print(demo())
+    tool_core.print_demos(sections)
 
 
 if __name__ == "__main__":

@@ -23,9 +23,7 @@ def main() -> None:
                 ("Demo 2. Twelve model outputs, two parsers", tool_core.demo_parsers),
                 ("Demo 3. The loop: parallel calls, relevance, correction", tool_core.demo_loop),
                 ("What the tools cost in the prompt", tool_core.demo_prompt_cost)]
-    for i, (title, demo) in enumerate(sections):
-        print(("\n" if i else "") + f"=== {title} ===\n")
-        print(demo())
+    tool_core.print_demos(sections)
 
 
 if __name__ == "__main__":
