@@ -25,6 +25,7 @@ the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, r
 from __future__ import annotations
 
 import ast
+import copy
 import difflib
 import functools
 import html
@@ -213,13 +214,6 @@ def _check_size(value: int | float, expression: str) -> int | float:
     return value
 
 
-def print_demos(sections: list[tuple[str, Callable[[], str]]]) -> None:
-    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares."""
-    for i, (title, demo) in enumerate(sections):
-        print(("\n" if i else "") + f"=== {title} ===\n")
-        print(demo())
-
-
 def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
     """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
     cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
@@ -337,6 +331,41 @@ class _Validation:
     def is_valid(self, schema: JSON, value: JSON, path: str = "$") -> bool:
         return next(iter(self.errors(schema, value, path)), None) is None
 
+    def conform(self, schema: JSON, value: JSON, refs: int = 0) -> JSON:
+        """Walk a valid value with its schema and turn integral floats into int where the schema says integer."""
+        if not isinstance(schema, dict):
+            return value
+        if "$ref" in schema and refs < MAX_REF_DEPTH:
+            value = self.conform(self.resolve(schema["$ref"]), value, refs + 1)
+        names = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+        if "integer" in names and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, dict):
+            value = {k: self._conform_member(schema, k, v) for k, v in value.items()}
+        elif isinstance(value, list):
+            prefix = schema.get("prefixItems", [])
+            value = [self.conform(prefix[i] if i < len(prefix) else schema.get("items", True), item)
+                     for i, item in enumerate(value)]
+        for sub in schema.get("allOf", []):
+            value = self.conform(sub, value, refs)
+        for keyword in ("anyOf", "oneOf"):  # the first branch the value matches is the one that types it
+            branch = next((s for s in schema.get(keyword, []) if self.is_valid(s, value)), None)
+            value = self.conform(branch, value, refs)
+        if "if" in schema:
+            value = self.conform(schema.get("then" if self.is_valid(schema["if"], value) else "else"), value, refs)
+        return value
+
+    def _conform_member(self, schema: dict, name: str, member: JSON) -> JSON:
+        """Conform one property with every subschema that applies to it (declared, pattern, or additional)."""
+        declared, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+        matching = [sub for p, sub in patterns.items() if _search(p, name)]
+        subs = ([declared[name]] if name in declared else []) + matching
+        if not subs and isinstance(schema.get("additionalProperties"), dict):
+            subs = [schema["additionalProperties"]]
+        for sub in subs:
+            member = self.conform(sub, member)
+        return member
+
     def resolve(self, ref: str) -> JSON:
         """Follow '#' or '#/json/pointer' (RFC 6901, with ~0 ~1 and %-escapes) inside the root."""
         if ref != "#" and not ref.startswith("#/"):
@@ -353,38 +382,38 @@ class _Validation:
         return node
 
 
-def _kw_type(v, expected, value, schema, path):
+def _kw_type(validation, expected, value, schema, path):
     names = expected if isinstance(expected, list) else [expected]
     if not any(is_json_type(value, n) for n in names):
         yield f"{path}: expected {' or '.join(names)}, got {describe(value)}"
 
 
-def _kw_enum(v, options, value, schema, path):
+def _kw_enum(validation, options, value, schema, path):
     if not any(json_equal(value, o) for o in options):
         yield f"{path}: expected one of {show(options, 200)}, got {show(value)}"
 
 
-def _kw_const(v, const, value, schema, path):
+def _kw_const(validation, const, value, schema, path):
     if not json_equal(value, const):
         yield f"{path}: expected exactly {show(const)}, got {show(value)}"
 
 
-def _kw_properties(v, properties, value, schema, path):
+def _kw_properties(validation, properties, value, schema, path):
     if isinstance(value, dict):
         for name, sub in properties.items():
             if name in value:
-                yield from v.errors(sub, value[name], _child(path, name))
+                yield from validation.errors(sub, value[name], _child(path, name))
 
 
-def _kw_pattern_properties(v, patterns, value, schema, path):
+def _kw_pattern_properties(validation, patterns, value, schema, path):
     if isinstance(value, dict):
         for pattern, sub in patterns.items():
             for name in value:
                 if _search(pattern, name):
-                    yield from v.errors(sub, value[name], _child(path, name))
+                    yield from validation.errors(sub, value[name], _child(path, name))
 
 
-def _kw_additional_properties(v, extra_schema, value, schema, path):
+def _kw_additional_properties(validation, extra_schema, value, schema, path):
     if not isinstance(value, dict):
         return
     declared = schema.get("properties", {})
@@ -395,17 +424,17 @@ def _kw_additional_properties(v, extra_schema, value, schema, path):
         yield f"{path}: unexpected properties {extra} ({allowed})"
     elif extra_schema is not False:
         for name in extra:
-            yield from v.errors(extra_schema, value[name], _child(path, name))
+            yield from validation.errors(extra_schema, value[name], _child(path, name))
 
 
-def _kw_required(v, required, value, schema, path):
+def _kw_required(validation, required, value, schema, path):
     if isinstance(value, dict):
         missing = [name for name in required if name not in value]
         if missing:
             yield f"{path}: missing required properties {missing} (required: {list(required)})"
 
 
-def _kw_dependent_required(v, dependencies, value, schema, path):
+def _kw_dependent_required(validation, dependencies, value, schema, path):
     if isinstance(value, dict):
         for name, needs in dependencies.items():
             missing = [n for n in needs if n not in value] if name in value else []
@@ -413,30 +442,30 @@ def _kw_dependent_required(v, dependencies, value, schema, path):
                 yield f"{path}: property {name!r} requires {missing} as well"
 
 
-def _kw_property_names(v, sub, value, schema, path):
+def _kw_property_names(validation, sub, value, schema, path):
     if isinstance(value, dict):
         for name in value:
-            for error in v.errors(sub, name, _child(path, name)):
+            for error in validation.errors(sub, name, _child(path, name)):
                 yield f"{error} (in a property name)"
 
 
-def _kw_min_properties(v, limit, value, schema, path):
+def _kw_min_properties(validation, limit, value, schema, path):
     if isinstance(value, dict) and len(value) < limit:
         yield f"{path}: expected at least {limit} properties, got {len(value)}"
 
 
-def _kw_max_properties(v, limit, value, schema, path):
+def _kw_max_properties(validation, limit, value, schema, path):
     if isinstance(value, dict) and len(value) > limit:
         yield f"{path}: expected at most {limit} properties, got {len(value)}"
 
 
-def _kw_prefix_items(v, prefix, value, schema, path):
+def _kw_prefix_items(validation, prefix, value, schema, path):
     if isinstance(value, list):
         for i, (sub, item) in enumerate(zip(prefix, value)):
-            yield from v.errors(sub, item, _child(path, i))
+            yield from validation.errors(sub, item, _child(path, i))
 
 
-def _kw_items(v, sub, value, schema, path):
+def _kw_items(validation, sub, value, schema, path):
     if not isinstance(value, list):
         return
     start = len(schema.get("prefixItems", []))  # 2020-12: items covers what prefixItems does not
@@ -444,13 +473,13 @@ def _kw_items(v, sub, value, schema, path):
         yield f"{path}: expected at most {start} items, got {len(value)}"
         return
     for i in range(start, len(value)):
-        yield from v.errors(sub, value[i], _child(path, i))
+        yield from validation.errors(sub, value[i], _child(path, i))
 
 
-def _kw_contains(v, sub, value, schema, path):
+def _kw_contains(validation, sub, value, schema, path):
     if not isinstance(value, list):
         return
-    matches = sum(1 for item in value if v.is_valid(sub, item, path))
+    matches = sum(1 for item in value if validation.is_valid(sub, item, path))
     low, high = schema.get("minContains", 1), schema.get("maxContains")
     if matches < low:
         yield f"{path}: expected at least {low} items matching 'contains' {show(sub)}, got {matches}"
@@ -458,24 +487,23 @@ def _kw_contains(v, sub, value, schema, path):
         yield f"{path}: expected at most {high} items matching 'contains' {show(sub)}, got {matches}"
 
 
-def _kw_min_items(v, limit, value, schema, path):
+def _kw_min_items(validation, limit, value, schema, path):
     if isinstance(value, list) and len(value) < limit:
         yield f"{path}: expected at least {limit} items, got {len(value)}"
 
 
-def _kw_max_items(v, limit, value, schema, path):
+def _kw_max_items(validation, limit, value, schema, path):
     if isinstance(value, list) and len(value) > limit:
         yield f"{path}: expected at most {limit} items, got {len(value)}"
 
 
-def _kw_unique_items(v, unique, value, schema, path):
+def _kw_unique_items(validation, unique, value, schema, path):
     if unique and isinstance(value, list):
-        first: dict = {}
+        first: dict = {}  # each repeat is paired with the first item equal to it: linear, and none is missed
         for j, item in enumerate(value):
             i = first.setdefault(_canonical(item), j)
             if i != j:
                 yield f"{path}: items must be unique, but [{i}] and [{j}] are both {show(item)}"
-                return
 
 
 def _canonical(value: JSON) -> Any:
@@ -493,14 +521,14 @@ def _canonical(value: JSON) -> Any:
 
 
 def _numeric(compare: Callable[[float, float], bool], phrase: str):
-    def check(v, limit, value, schema, path):
+    def check(validation, limit, value, schema, path):
         if _is_number(value) and not compare(value, limit):
             yield f"{path}: expected a number {phrase} {limit}, got {show(value)}"
 
     return check
 
 
-def _kw_multiple_of(v, divisor, value, schema, path):
+def _kw_multiple_of(validation, divisor, value, schema, path):
     if not _is_number(divisor) or divisor <= 0:
         raise ValueError(f"multipleOf at {path} must be a number greater than 0, got {show(divisor)}")
     if _is_number(value) and not (math.isfinite(value) and _exact(value) % _exact(divisor) == 0):
@@ -513,12 +541,12 @@ def _exact(x: int | float) -> Fraction:
     return Fraction(x) if isinstance(x, int) else Fraction(repr(x))
 
 
-def _kw_min_length(v, limit, value, schema, path):
+def _kw_min_length(validation, limit, value, schema, path):
     if isinstance(value, str) and len(value) < limit:  # len counts code points, as the spec asks
         yield f"{path}: expected at least {limit} characters, got {len(value)} in {show(value)}"
 
 
-def _kw_max_length(v, limit, value, schema, path):
+def _kw_max_length(validation, limit, value, schema, path):
     if isinstance(value, str) and len(value) > limit:
         yield f"{path}: expected at most {limit} characters, got {len(value)} in {show(value)}"
 
@@ -619,28 +647,28 @@ def _compile_ecma(pattern: str) -> re.Pattern:
     return re.compile("".join(out))
 
 
-def _kw_pattern(v, pattern, value, schema, path):
+def _kw_pattern(validation, pattern, value, schema, path):
     if isinstance(value, str) and not _search(pattern, value):
         yield f"{path}: expected a string matching /{pattern}/, got {show(value)}"
 
 
-def _kw_all_of(v, subs, value, schema, path):
+def _kw_all_of(validation, subs, value, schema, path):
     for sub in subs:
-        yield from v.errors(sub, value, path)
+        yield from validation.errors(sub, value, path)
 
 
-def _alternatives(v, subs, value, path) -> list[list[str]]:
-    return [list(v.errors(sub, value, path)) for sub in subs]
+def _alternatives(validation, subs, value, path) -> list[list[str]]:
+    return [list(validation.errors(sub, value, path)) for sub in subs]
 
 
-def _kw_any_of(v, subs, value, schema, path):
-    found = _alternatives(v, subs, value, path)
+def _kw_any_of(validation, subs, value, schema, path):
+    found = _alternatives(validation, subs, value, path)
     if all(found):
         yield _none_matched("anyOf", found, value, path)
 
 
-def _kw_one_of(v, subs, value, schema, path):
-    found = _alternatives(v, subs, value, path)
+def _kw_one_of(validation, subs, value, schema, path):
+    found = _alternatives(validation, subs, value, path)
     matched = [i for i, errors in enumerate(found) if not errors]
     if not matched:
         yield _none_matched("oneOf", found, value, path)
@@ -653,28 +681,28 @@ def _none_matched(keyword: str, found: list[list[str]], value: JSON, path: str) 
     return f"{path}: {describe(value)} matches none of the {len(found)} {keyword} alternatives ({reasons})"
 
 
-def _kw_not(v, sub, value, schema, path):
-    if v.is_valid(sub, value, path):
+def _kw_not(validation, sub, value, schema, path):
+    if validation.is_valid(sub, value, path):
         yield f"{path}: expected a value that does not match {show(sub)}, got {show(value)}"
 
 
-def _kw_if(v, condition, value, schema, path):
-    branch = "then" if v.is_valid(condition, value, path) else "else"
+def _kw_if(validation, condition, value, schema, path):
+    branch = "then" if validation.is_valid(condition, value, path) else "else"
     if branch in schema:
-        yield from v.errors(schema[branch], value, path)
+        yield from validation.errors(schema[branch], value, path)
 
 
-def _kw_ref(v, ref, value, schema, path):
+def _kw_ref(validation, ref, value, schema, path):
     # subtle: a recursive schema (a tree) follows $ref once per level of the value, which is
     # fine; only refs followed again and again at the same place in the value are a loop.
-    active = v.refs_at.get(path, 0)
+    active = validation.refs_at.get(path, 0)
     if active >= MAX_REF_DEPTH:
         raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop")
-    v.refs_at[path] = active + 1
+    validation.refs_at[path] = active + 1
     try:
-        yield from v.errors(v.resolve(ref), value, path)
+        yield from validation.errors(validation.resolve(ref), value, path)
     finally:
-        v.refs_at[path] = active
+        validation.refs_at[path] = active
 
 
 KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
@@ -727,6 +755,24 @@ def validate(schema: JSON, value: JSON) -> list[str]:
         return list(_Validation(schema).errors(schema, value, "$"))
     except RecursionError:
         return ["$: the value is nested too deeply to validate"]
+
+
+def as_schema_types(schema: JSON, value: JSON) -> JSON:
+    """Return a valid value as the schema promises it to Python: integral floats become int where it says integer.
+
+    subtle: JSON has one number type, and JSON Schema counts 1.0 as an integer, so validate
+    rightly accepts {"limit": 5.0} for an integer parameter, and models do write 5.0. Python
+    tells int from float (a slice index or range() refuses 5.0), so a tool that declared an
+    integer gets an int. Where the schema says "number", 2.5 and 5.0 stay as written. The walk
+    follows properties, patternProperties, additionalProperties, prefixItems, items, $ref,
+    allOf, the branch of anyOf/oneOf (and if/then/else) the value matched. Call it only on a
+    value validate accepted; it returns new containers and leaves the input alone.
+    Example: ({"type": "object", "properties": {"limit": {"type": "integer"}}}, {"limit": 5.0}) -> {"limit": 5}
+    """
+    try:
+        return _Validation(schema).conform(schema, value)
+    except RecursionError:
+        return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -931,7 +977,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments", message=(
                 f"invalid arguments for {tool.name}: " + "; ".join(errors)
                 + f". Nothing was executed. Fix the arguments and call {tool.name} again."))
-        return _execute(tool, arguments)
+        return _execute(tool, as_schema_types(tool.parameters, arguments))
 
     def unknown_tool_message(self, name: object) -> str:
         """Say that a tool does not exist, list the real ones and the closest name."""
@@ -1080,6 +1126,11 @@ class _NoLineNumbers(str):
 
     def rfind(self, *args) -> int:
         return -1
+
+
+def call_text(name: str, arguments: dict) -> str:
+    """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
+    return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
 
 
 def parse_tool_calls(text: str) -> ParseResult:
@@ -1537,7 +1588,11 @@ def _one_result(registry: ToolRegistry, item: ToolCall | ParseError, allowed: se
 # ---------------------------------------------------------------------------------------------
 
 class OrrinGrid:
-    """The power utility's back end, in memory: incidents, substations, and the tickets created."""
+    """The power utility's back end, in memory: incidents, substations, and the tickets created.
+
+    The class constants are the seed data; every back end copies them, so one registry's
+    changes never reach another, and the tools return copies, never live records.
+    """
 
     INCIDENTS = {
         "E-1474": {"code": "E-1474", "substation_id": "SS-218", "status": "resolved",
@@ -1545,13 +1600,16 @@ class OrrinGrid:
         "E-1502": {"code": "E-1502", "substation_id": "SS-031", "status": "open",
                    "cause": "under investigation", "customers_affected": 57},
     }
-    ARCHIVED = {"E-0931"}  # lives on the archive back end, which times out
+    ARCHIVED = frozenset({"E-0931"})  # lives on the archive back end, which times out
     SUBSTATIONS = {
         "SS-218": {"id": "SS-218", "name": "Kestrel Road", "maintainer": "Dana Okafor", "capacity_mw": 205},
         "SS-031": {"id": "SS-031", "name": "Mill Lane", "maintainer": "Ivo Brandt", "capacity_mw": 90},
     }
 
     def __init__(self) -> None:
+        self.incidents: dict[str, dict] = copy.deepcopy(self.INCIDENTS)
+        self.substations: dict[str, dict] = copy.deepcopy(self.SUBSTATIONS)
+        self.archived: set[str] = set(self.ARCHIVED)
         self.tickets: list[dict] = []
         self.lock = threading.Lock()
 
@@ -1568,11 +1626,11 @@ def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, Or
         Args:
             code: the incident code, e.g. "E-1474"
         """
-        if code in grid.ARCHIVED:
+        if code in grid.archived:
             raise TimeoutError("the incident archive did not answer within 2.0 s")
-        if code not in grid.INCIDENTS:
+        if code not in grid.incidents:
             raise LookupError(f"no incident {code!r}; incident codes look like 'E-1474'")
-        return grid.INCIDENTS[code]
+        return copy.deepcopy(grid.incidents[code])
 
     @registry.tool(read_only=True)
     def get_substation(substation_id: str) -> dict:
@@ -1581,9 +1639,9 @@ def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, Or
         Args:
             substation_id: the substation id, e.g. "SS-218"
         """
-        if substation_id not in grid.SUBSTATIONS:
-            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.SUBSTATIONS)}")
-        return grid.SUBSTATIONS[substation_id]
+        if substation_id not in grid.substations:
+            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.substations)}")
+        return copy.deepcopy(grid.substations[substation_id])
 
     @registry.tool(read_only=True)
     def search_incidents(filters: dict, limit: int = 10) -> list:
@@ -1593,7 +1651,7 @@ def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, Or
             filters: an object with optional keys "substation_id" and "status" ("open" or "resolved")
             limit: the most codes to return
         """
-        found = [i["code"] for i in grid.INCIDENTS.values()
+        found = [i["code"] for i in grid.incidents.values()
                  if all(i.get(k) == v for k, v in filters.items() if k in ("substation_id", "status"))]
         return found[:limit]
 
@@ -1606,25 +1664,27 @@ def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, Or
             summary: one line saying what is wrong
             priority: how soon a crew must go
         """
-        if substation_id not in grid.SUBSTATIONS:
-            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.SUBSTATIONS)}")
+        if substation_id not in grid.substations:
+            raise LookupError(f"no substation {substation_id!r}; known: {sorted(grid.substations)}")
         with grid.lock:
             ticket = {"ticket": f"WO-{5001 + len(grid.tickets)}", "substation_id": substation_id,
                       "summary": summary, "priority": priority}
             grid.tickets.append(ticket)
-        return ticket
+        return dict(ticket)
 
     return registry, grid
 
 
-def call_text(name: str, arguments: dict) -> str:
-    """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
-    return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
-
-
 # ---------------------------------------------------------------------------------------------
-# --- 9. Demos (scripts/03_harness.py prints these) ---
+# --- 9. Demos: print_demos (every script's layout), then the demos of scripts/03_harness.py ---
 # ---------------------------------------------------------------------------------------------
+
+def print_demos(sections: list[tuple[str, Callable[[], str]]]) -> None:
+    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares."""
+    for i, (title, demo) in enumerate(sections):
+        print(("\n" if i else "") + f"=== {title} ===\n")
+        print(demo())
+
 
 ERROR_CASES = [  # (call, arguments, who must act)
     ("get_weather", {"city": "Stanford"}, "the model: pick a listed tool, or answer directly"),

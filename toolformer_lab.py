@@ -27,6 +27,7 @@ import functools
 import math
 import random
 import re
+import typing
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -252,27 +253,35 @@ class CachedLM:
         """Return the tokens the cache may copy from this context, with their counts."""
         return Counter(t for t in context if not self.content_only or is_content_word(t))
 
-    def _parts(self, context: list[str], cache: Counter | None = None) -> tuple[Counter, float, float]:
-        """Return the cache, the weight of the n-gram part, and each unseen word's n-gram share."""
+    def mixture(self, context: list[str], cache: Counter | None = None) -> "Mixture":
+        """Return how this context mixes the two parts: the cache, the n-gram weight, each unseen word's share."""
         cache = self.cache(context) if cache is None else cache
         unseen = sum(1 for w in cache if not self.lm.knows(w))
-        return cache, (1 - self.weight if cache else 1.0), self.lm.p_unk / (unseen + 1)
+        return Mixture(cache, 1 - self.weight if cache else 1.0, self.lm.p_unk / (unseen + 1))
 
     def prob(self, word: str, context: list[str], cache: Counter | None = None) -> float:
         """Return the mixed probability of word after context (cache: self.cache(context), if already counted)."""
-        cache, mix, unseen_share = self._parts(context, cache)
-        p_ngram = self.lm.prob(word, context) if self.lm.knows(word) else unseen_share
-        return mix * p_ngram + (self.weight * cache[word] / sum(cache.values()) if cache else 0.0)
+        m = self.mixture(context, cache)
+        p_ngram = self.lm.prob(word, context) if self.lm.knows(word) else m.unseen_share
+        return m.ngram_weight * p_ngram + (self.weight * m.cache[word] / sum(m.cache.values()) if m.cache else 0.0)
 
     def distribution(self, context: list[str]) -> dict[str, float]:
         """Return the mixture over the vocabulary, <unk> and the unseen words the cache can copy (sums to 1)."""
-        cache, mix, unseen_share = self._parts(context)
-        dist = {w: mix * p for w, p in self.lm.distribution(context).items()}
-        dist[UNK] = mix * unseen_share
-        for w, c in cache.items():
-            base = dist.get(w, mix * unseen_share)
-            dist[w] = base + self.weight * c / sum(cache.values())
+        m = self.mixture(context)
+        dist = {w: m.ngram_weight * p for w, p in self.lm.distribution(context).items()}
+        dist[UNK] = m.ngram_weight * m.unseen_share
+        for w, c in m.cache.items():
+            base = dist.get(w, m.ngram_weight * m.unseen_share)
+            dist[w] = base + self.weight * c / sum(m.cache.values())
         return dist
+
+
+class Mixture(typing.NamedTuple):
+    """How CachedLM mixes its two parts after one context."""
+
+    cache: Counter  # the tokens the context offers for copying, with their counts
+    ngram_weight: float  # 1 - weight when the cache has something to copy, else 1
+    unseen_share: float  # the n-gram probability of each unseen word: P(<unk>) / (unseen cache words + 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,8 +404,24 @@ class Text:
 
     tokens: list[str]
     kind: str  # capacity | faults | vendor | date | plain
-    call_position: int | None  # the call belongs right before tokens[call_position]
+    call_positions: tuple[int, ...]  # a call helps right before any one of these tokens; () for none
     fact: dict  # what the rules need to write candidate calls: numbers, a vendor
+
+    @property
+    def call_position(self) -> int | None:
+        """Return the first position where a call helps (where the rules write their candidates), or None."""
+        return self.call_positions[0] if self.call_positions else None
+
+
+def needs_call(text: Text, position: int) -> bool:
+    """Say whether a call right before tokens[position] is one the text needs: the one definition used
+    for labelling candidates (gold), for choosing calls to insert, and for testing the retrained model.
+
+    A date needs the calendar before "Thursday" (the whole date follows) or before "October" (the
+    rest of it follows): both results say what the text says next, so both places count.
+    Example: for "Today is Thursday , October 15 , 2026 ...", positions 2 and 4 -> True, 3 -> False
+    """
+    return position in text.call_positions
 
 
 _PLAIN = [
@@ -465,19 +490,19 @@ def toolformer_texts(seed: int = 0, held_out: bool = False) -> list[Text]:
         station = 218 if k == 0 and not held_out else rng.randrange(100, 400)
         tokens = tokenize(f"Substation SS-{station} has two transformers of {a} and {b} megawatts, "
                           f"so its capacity is {a + b} megawatts.")
-        texts.append(Text(tokens, "capacity", tokens.index(str(a + b), tokens.index("capacity")), {"a": a, "b": b}))
+        texts.append(Text(tokens, "capacity", (tokens.index(str(a + b), tokens.index("capacity")),), {"a": a, "b": b}))
     for _ in range(sizes["faults"]):
         a, b = rng.randrange(3, 30), rng.randrange(3, 30)
         tokens = tokenize(f"The crew logged {a} faults on Monday and {b} on Tuesday, so {a + b} faults were logged in all.")
-        texts.append(Text(tokens, "faults", tokens.index("so") + 1, {"a": a, "b": b}))
+        texts.append(Text(tokens, "faults", (tokens.index("so") + 1,), {"a": a, "b": b}))
     for fact in vendors[: sizes["vendor"]]:
         tokens = tokenize(f"The vendor {fact.vendor} was founded by {fact.founder}.")
-        texts.append(Text(tokens, "vendor", tokens.index("by") + 1, {"vendor": fact.vendor}))
+        texts.append(Text(tokens, "vendor", (tokens.index("by") + 1,), {"vendor": fact.vendor}))
     for k in range(sizes["date"]):
         tokens = tokenize(dates[k % len(dates)].format(d=TODAY))
-        texts.append(Text(tokens, "date", tokens.index("Thursday"), {}))
+        texts.append(Text(tokens, "date", (tokens.index("Thursday"), tokens.index("October")), {}))
     rng.shuffle(plain)
-    texts += [Text(tokenize(t), "plain", None, {}) for t in plain[: sizes["plain"]]]
+    texts += [Text(tokenize(t), "plain", (), {}) for t in plain[: sizes["plain"]]]
     return texts
 
 
@@ -492,7 +517,7 @@ def toolformer_registry() -> tool_core.ToolRegistry:
 
     @registry.tool(name="Calculator", read_only=True)
     def calculator(expression: str) -> int | float:
-        """Evaluate arithmetic: numbers, + - * / and parentheses.
+        """Evaluate arithmetic: numbers, + - * / // % ** and parentheses (× and ÷ are read as * and /).
 
         Args:
             expression: e.g. "120 + 85"
@@ -528,7 +553,7 @@ class Candidate:
     position: int  # the call goes right before tokens[position]
     tool: str
     arguments: dict
-    right: bool  # from the rules that wrote it: does its result say what the text says next?
+    gold: bool  # the label: the text's own call (right tool and arguments) at a place where needs_call
     result: str | None = None
     L_empty: float = math.nan  # L(eps): no call
     L_call: float = math.nan  # L(e(c, eps)): the call without its result
@@ -551,31 +576,33 @@ def candidate_calls(texts: list[Text], seed: int = 0) -> list[Candidate]:
 
     The paper samples positions (where P("[") > tau_s) and calls from the model with a few-shot
     prompt; rules make the same kind of mixture reproducibly: the right call, plausible wrong
-    ones at the same position, and Calendar() tried at positions where nothing needs it.
+    ones at the same position, and Calendar() tried at positions where nothing needs it. A
+    candidate is gold when it is the text's own call at a position where needs_call says a
+    call is needed; the pipeline never reads the label, the demos grade with it.
     """
     rng = random.Random(seed)
     out = []
     for n, text in enumerate(texts):
         i = text.call_position
+        tried: list[tuple[int, str, dict, bool]] = []  # (position, tool, arguments, is the text's own call)
         if text.kind in ("capacity", "faults"):
             a, b = text.fact["a"], text.fact["b"]
-            out += [Candidate(n, i, "Calculator", {"expression": f"{a} + {b}"}, True),
-                    Candidate(n, i, "Calculator", {"expression": f"{a} * {b}"}, False),
-                    Candidate(n, i, "Calculator", {"expression": f"{b} - {a}"}, False)]
+            tried += [(i, "Calculator", {"expression": f"{a} + {b}"}, True),
+                      (i, "Calculator", {"expression": f"{a} * {b}"}, False),
+                      (i, "Calculator", {"expression": f"{b} - {a}"}, False)]
         elif text.kind == "vendor":
             vendor = text.fact["vendor"]
-            out += [Candidate(n, i, "QA", {"question": f"Who founded {vendor}?"}, True),
-                    Candidate(n, i, "QA", {"question": f"Where is {vendor} based?"}, False)]
+            tried += [(i, "QA", {"question": f"Who founded {vendor}?"}, True),
+                      (i, "QA", {"question": f"Where is {vendor} based?"}, False)]
         elif text.kind == "date":
-            out += [Candidate(n, i, "Calendar", {}, True),
-                    Candidate(n, text.tokens.index("October"), "Calendar", {}, True)]
+            tried += [(p, "Calendar", {}, True) for p in text.call_positions]
         if text.kind in ("capacity", "faults", "vendor"):
-            out.append(Candidate(n, i, "Calendar", {}, False))  # an unrelated call where a call does belong
+            tried.append((i, "Calendar", {}, False))  # an unrelated call where a call does belong
         # Calendar() within five tokens of the date would be useful there too: keep those out of "elsewhere"
-        taken = set(range(i - 4, text.tokens.index("2026") + 1)) if text.kind == "date" else {i}
+        taken = set(range(i - 4, text.tokens.index("2026") + 1)) if text.kind == "date" else set(text.call_positions)
         elsewhere = [p for p in range(1, len(text.tokens) - 1) if p not in taken]
-        for p in sorted(rng.sample(elsewhere, 2 if text.kind == "plain" else 1)):
-            out.append(Candidate(n, p, "Calendar", {}, False))
+        tried += [(p, "Calendar", {}, False) for p in sorted(rng.sample(elsewhere, 2 if text.kind == "plain" else 1))]
+        out += [Candidate(n, p, tool, args, own and needs_call(text, p)) for p, tool, args, own in tried]
     return out
 
 
@@ -613,6 +640,27 @@ def best_calls(candidates: list[Candidate], tau: float | None) -> dict[int, Cand
     return best
 
 
+@dataclass
+class ToolformerRun:
+    """Everything steps 1-3 produce, computed once and shared by the demos."""
+
+    lm: NGramLM
+    texts: list[Text]
+    candidates: list[Candidate]
+    seed: int
+    content_only: bool
+
+
+def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerRun:
+    """Train the background model, then run steps 1-3 on the corpus: candidates, execute, score."""
+    lm = NGramLM(order=3).fit(announcement_corpus())
+    texts = toolformer_texts(seed)
+    candidates = candidate_calls(texts, seed)
+    execute_candidates(candidates, toolformer_registry())
+    score_candidates(candidates, texts, CachedLM(lm, content_only=content_only))
+    return ToolformerRun(lm, texts, candidates, seed, content_only)
+
+
 # ---------------------------------------------------------------------------------------------
 # --- 7. Toolformer step 4: insert the kept calls, retrain, and see where the model calls ---
 # ---------------------------------------------------------------------------------------------
@@ -644,7 +692,7 @@ def call_sites(lm: NGramLM, texts: list[Text]) -> list[CallSite]:
     for n, text in enumerate(texts):
         for p in range(1, len(text.tokens)):
             context = text.tokens[:p]
-            sites.append(CallSite(n, p, lm.prob("[", context), lm.most_likely(context) == "[", p == text.call_position))
+            sites.append(CallSite(n, p, lm.prob("[", context), lm.most_likely(context) == "[", needs_call(text, p)))
     return sites
 
 
@@ -669,8 +717,9 @@ def explain_wrong_call(site: CallSite, sites: list[CallSite], texts: list[Text],
         why = f"{two} came right before a kept call in training, and a trigram sees only these two words"
     else:
         why = f"{two} is unseen, and the back-off to its last word favours '['"
-    if text.call_position is not None and 0 < site.position - text.call_position <= 2:
-        why = f"{site.position - text.call_position} tokens after the tested position: {why}"
+    after = [site.position - p for p in text.call_positions if 0 < site.position - p <= 2]
+    if after:
+        why = f"{min(after)} token(s) after a place that needs a call: {why}"
     return why
 
 
@@ -683,15 +732,35 @@ class Retrained:
     lm: NGramLM
     sites: list[CallSite]
 
-    def summary(self) -> tuple[float, float, int, int]:
-        """Return (mean P('[') where needed, mean elsewhere, calls where needed, calls elsewhere)."""
-        need = [s for s in self.sites if s.needs_call]
+    def needed(self) -> dict[int, list[CallSite]]:
+        """Return, per test text that needs a call, its sites where needs_call holds."""
+        found: dict[int, list[CallSite]] = {}
+        for s in self.sites:
+            if s.needs_call:
+                found.setdefault(s.text, []).append(s)
+        return found
+
+    def summary(self) -> "RetrainSummary":
+        """Count where the retrained model opens calls: per text that needs one, and everywhere else."""
+        needed = self.needed().values()
         rest = [s for s in self.sites if not s.needs_call]
-        return (sum(s.p_open for s in need) / len(need), sum(s.p_open for s in rest) / len(rest),
-                sum(s.writes_call for s in need), sum(s.writes_call for s in rest))
+        return RetrainSummary(p_needed=sum(max(s.p_open for s in sites) for sites in needed) / len(needed),
+                              p_elsewhere=sum(s.p_open for s in rest) / len(rest),
+                              texts_called=sum(any(s.writes_call for s in sites) for sites in needed),
+                              texts_needing=len(needed), calls_elsewhere=sum(s.writes_call for s in rest))
 
 
-def retrain(run: "ToolformerRun", tau: float | None, tests: list[Text]) -> Retrained:
+class RetrainSummary(typing.NamedTuple):
+    """Where a retrained model opens calls on the test texts (needs_call decides what is needed)."""
+
+    p_needed: float  # mean over the texts that need a call of P('[') at the best of their places
+    p_elsewhere: float  # mean P('[') over every other position
+    texts_called: int  # texts where greedy decoding opens a call at a place that needs one
+    texts_needing: int  # texts that need a call
+    calls_elsewhere: int  # positions that need no call where greedy decoding opens one anyway
+
+
+def retrain(run: ToolformerRun, tau: float | None, tests: list[Text]) -> Retrained:
     """Insert each text's best kept call, retrain a trigram on announcements + augmented texts, test it."""
     chosen = best_calls(run.candidates, tau)
     augmented = augment(run.texts, chosen)
@@ -913,27 +982,6 @@ def demo_calculator_loop() -> str:
 # --- 10. Demos for scripts/02_toolformer.py ---
 # ---------------------------------------------------------------------------------------------
 
-@dataclass
-class ToolformerRun:
-    """Everything steps 1-3 produce, computed once and shared by the demos."""
-
-    lm: NGramLM
-    texts: list[Text]
-    candidates: list[Candidate]
-    seed: int
-    content_only: bool
-
-
-def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerRun:
-    """Train the background model, then run steps 1-3 on the corpus: candidates, execute, score."""
-    lm = NGramLM(order=3).fit(announcement_corpus())
-    texts = toolformer_texts(seed)
-    candidates = candidate_calls(texts, seed)
-    execute_candidates(candidates, toolformer_registry())
-    score_candidates(candidates, texts, CachedLM(lm, content_only=content_only))
-    return ToolformerRun(lm, texts, candidates, seed, content_only)
-
-
 def demo_worked_numbers() -> str:
     """Check the filter on the lecture's numbers: 2.5 / 2.1 / 0.8 and the exercise 4.0 / 3.0 / 2.6."""
     weights = " + ".join(f"{w:.4f}" for w in WEIGHTS)
@@ -959,7 +1007,7 @@ def demo_candidates(run: ToolformerRun, tau: float = 0.5) -> str:
                          f"{c.gain:+.2f}", "kept" if c.gain >= tau else "-"])
         out += [tool_core.format_table(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
                                         f"tau={tau:g}"], rows), ""]
-    right = next(c for c in run.candidates if c.right and c.tool == "Calculator")
+    right = next(c for c in run.candidates if c.gold and c.tool == "Calculator")
     out.append(f"The right calculation lowers the loss by {right.gain:.2f} nats: only its result lets the cache copy "
                f"'{right.result}', a number the model never saw. Writing the call without the result does not help "
                f"({right.L_call:.2f} vs {right.L_empty:.2f} with no call): what helps is the result, not the call. "
@@ -978,20 +1026,20 @@ def sweep_rows(candidates: list[Candidate]) -> list[list]:
         cells = []
         for tool in ("Calculator", "QA", "Calendar"):
             mine = [c for c in kept if c.tool == tool]
-            cells.append(f"{len(mine)} ({sum(c.right for c in mine)} right)")
-        useless = sum(not c.right for c in kept)
+            cells.append(f"{len(mine)} ({sum(c.gold for c in mine)} right)")
+        useless = sum(not c.gold for c in kept)
         rows.append(["no filter" if tau is None else f"{tau:g}", len(kept), *cells, f"{useless / max(len(kept), 1):.0%}"])
     return rows
 
 
 def _gain_range(candidates: list[Candidate], tool: str) -> str:
-    low, high = (f(c.gain for c in candidates if c.right and c.tool == tool) for f in (min, max))
+    low, high = (f(c.gain for c in candidates if c.gold and c.tool == tool) for f in (min, max))
     return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}"
 
 
 def _lowest_calendar(run: ToolformerRun) -> str:
     """Explain the smallest gain of a right Calendar() call with what the model already predicted there."""
-    low = min((c for c in run.candidates if c.right and c.tool == "Calendar"), key=lambda c: c.gain)
+    low = min((c for c in run.candidates if c.gold and c.tool == "Calendar"), key=lambda c: c.gain)
     tokens = run.texts[low.text].tokens
     p = run.lm.prob(tokens[low.position], tokens[: low.position])
     return (f"The lowest Calendar gain ({low.gain:.2f}) is before '{tokens[low.position]}' after "
@@ -1000,8 +1048,8 @@ def _lowest_calendar(run: ToolformerRun) -> str:
 
 def _calculator_before_qa(run: ToolformerRun) -> str:
     """Say where a rising tau drops every one-token calculator result but keeps every two-token QA answer."""
-    calc = max(c.gain for c in run.candidates if c.right and c.tool == "Calculator")
-    qa = min(c.gain for c in run.candidates if c.right and c.tool == "QA")
+    calc = max(c.gain for c in run.candidates if c.gold and c.tool == "Calculator")
+    qa = min(c.gain for c in run.candidates if c.gold and c.tool == "QA")
     if calc >= qa:
         return "Here the calculator and QA gains overlap: no threshold separates them."
     return (f"Any tau between {calc:.2f} and {qa:.2f} drops every calculator call and keeps every QA call: "
@@ -1018,7 +1066,7 @@ def demo_threshold_sweep(run: ToolformerRun) -> str:
     content_top = max(c.gain for c in run.candidates if run.texts[c.text].kind == "plain")
     return "\n".join([
         f"{len(run.texts)} texts, {len(run.candidates)} candidates written by rules (the paper samples them from the "
-        f"model), all executed; {sum(c.right for c in run.candidates)} are right.",
+        f"model), all executed; {sum(c.gold for c in run.candidates)} are right.",
         tool_core.format_table(header, sweep_rows(run.candidates)),
         f"Gains of the right calls: Calculator {_gain_range(run.candidates, 'Calculator')} (one-token results), "
         f"QA {_gain_range(run.candidates, 'QA')} (two-token names), Calendar {_gain_range(run.candidates, 'Calendar')}.",
@@ -1040,22 +1088,25 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
     ranked = sorted(kept.chosen, key=lambda k: (kept.chosen[k].tool != "Calculator", k))
     example = f'  "{detokenize(kept.augmented[ranked[0]])}"' if ranked else f"  (no call clears tau = {tau:g})"
     before_calls = call_contexts(kept.augmented)
-    wrong = [s for s in kept.sites if s.writes_call != s.needs_call]
+    extra = [s for s in kept.sites if s.writes_call and not s.needs_call]
+    missed = [sites[0] for sites in kept.needed().values() if not any(s.writes_call for s in sites)]
     reasons = Counter((tests[s.text].kind, "extra call" if s.writes_call else "missed call",
-                       explain_wrong_call(s, kept.sites, tests, before_calls)) for s in wrong)
+                       explain_wrong_call(s, kept.sites, tests, before_calls)) for s in extra + missed)
     rows = [[f"filter, tau = {tau:g}", len(kept.chosen)], ["no filter (each text's best candidate)", len(unfiltered.chosen)]]
     for row, result in zip(rows, (kept, unfiltered)):
-        need, rest, hits, extra = result.summary()
-        row += [f"{need:.3f}", f"{rest:.3f}", f"{hits} of {sum(s.needs_call for s in result.sites)}", extra]
-    useless = sum(not c.right for c in unfiltered.chosen.values())
+        s = result.summary()
+        row += [f"{s.p_needed:.3f}", f"{s.p_elsewhere:.3f}", f"{s.texts_called} of {s.texts_needing}", s.calls_elsewhere]
+    useless = sum(not c.gold for c in unfiltered.chosen.values())
     return "\n".join([
         f"Inserted the best kept call into {len(kept.chosen)} of {len(run.texts)} training texts, e.g.",
         example,
         f"Retrained a trigram on the announcements plus the augmented texts; tested on {len(tests)} held-out texts",
-        "(new numbers, vendors, date sentences and plain sentences). No position was labelled by hand:",
+        "(new numbers, vendors, date sentences and plain sentences). No training position was labelled by hand: the",
+        "filter chose them. needs_call, the rule that labels candidates, grades the test: a date may be called before",
+        "'Thursday' or before 'October'; 'where needed' takes each text's best place.",
         "",
         tool_core.format_table(["training text", "calls inserted", "P('[') where needed", "P('[') elsewhere",
-                                "greedy calls where needed", "calls elsewhere"], rows),
+                                "texts called where needed", "calls elsewhere"], rows),
         f"Without the filter every text gets its best candidate, {useless} of them a call that helps nothing; "
         f"P('[') where no call is needed: {rows[0][3]} with the filter, {rows[1][3]} without.",
         "",
