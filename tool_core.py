@@ -297,7 +297,8 @@ def describe(value: JSON) -> str:
     return f"{json_type(value)} {show(value)}"
 
 
-def _child(path: str, key: str | int) -> str:
+def child_path(path: str, key: str | int) -> str:
+    """Extend a JSON path by a key or index. Example: ('$', 'limit') -> '$.limit'; ('$', 'a b') -> '$["a b"]'"""
     if isinstance(key, int):
         return f"{path}[{key}]"
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
@@ -402,7 +403,7 @@ def _kw_properties(validation, properties, value, schema, path):
     if isinstance(value, dict):
         for name, sub in properties.items():
             if name in value:
-                yield from validation.errors(sub, value[name], _child(path, name))
+                yield from validation.errors(sub, value[name], child_path(path, name))
 
 
 def _kw_pattern_properties(validation, patterns, value, schema, path):
@@ -410,7 +411,7 @@ def _kw_pattern_properties(validation, patterns, value, schema, path):
         for pattern, sub in patterns.items():
             for name in value:
                 if _search(pattern, name):
-                    yield from validation.errors(sub, value[name], _child(path, name))
+                    yield from validation.errors(sub, value[name], child_path(path, name))
 
 
 def _kw_additional_properties(validation, extra_schema, value, schema, path):
@@ -424,7 +425,7 @@ def _kw_additional_properties(validation, extra_schema, value, schema, path):
         yield f"{path}: unexpected properties {extra} ({allowed})"
     elif extra_schema is not False:
         for name in extra:
-            yield from validation.errors(extra_schema, value[name], _child(path, name))
+            yield from validation.errors(extra_schema, value[name], child_path(path, name))
 
 
 def _kw_required(validation, required, value, schema, path):
@@ -445,7 +446,7 @@ def _kw_dependent_required(validation, dependencies, value, schema, path):
 def _kw_property_names(validation, sub, value, schema, path):
     if isinstance(value, dict):
         for name in value:
-            for error in validation.errors(sub, name, _child(path, name)):
+            for error in validation.errors(sub, name, child_path(path, name)):
                 yield f"{error} (in a property name)"
 
 
@@ -462,7 +463,7 @@ def _kw_max_properties(validation, limit, value, schema, path):
 def _kw_prefix_items(validation, prefix, value, schema, path):
     if isinstance(value, list):
         for i, (sub, item) in enumerate(zip(prefix, value)):
-            yield from validation.errors(sub, item, _child(path, i))
+            yield from validation.errors(sub, item, child_path(path, i))
 
 
 def _kw_items(validation, sub, value, schema, path):
@@ -473,7 +474,7 @@ def _kw_items(validation, sub, value, schema, path):
         yield f"{path}: expected at most {start} items, got {len(value)}"
         return
     for i in range(start, len(value)):
-        yield from validation.errors(sub, value[i], _child(path, i))
+        yield from validation.errors(sub, value[i], child_path(path, i))
 
 
 def _kw_contains(validation, sub, value, schema, path):
@@ -816,11 +817,11 @@ def _union_schema(args: tuple) -> dict:
     if len(options) > 1:
         return {"anyOf": [schema_for_type(a) for a in args]}
     schema = schema_for_type(options[0])
-    return _nullable(schema) if len(options) < len(args) else schema
+    return nullable(schema) if len(options) < len(args) else schema
 
 
-def _nullable(schema: dict) -> dict:
-    """Let a schema also admit null. Example: {"type": "integer"} -> {"type": ["integer", "null"]}"""
+def nullable(schema: dict) -> dict:
+    """Let a schema also admit null (as Optional[X] does, and OpenAI's strict mode needs). Example: {"type": "integer"} -> {"type": ["integer", "null"]}"""
     if validate(schema, None) == []:
         return schema
     if "enum" in schema:  # Optional[Literal[...]]: null joins the enum and the type list
@@ -899,7 +900,7 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
             raise TypeError(f"{fn_name}: parameter {param.name!r} needs a type hint; the hint becomes the schema the model sees")
         prop = schema_for_type(hints[param.name])
         if param.default is None:
-            prop = _nullable(prop)
+            prop = nullable(prop)
         if param.name in notes:
             prop["description"] = notes[param.name]
         if param.default is param.empty and _admits_none(hints[param.name]):
@@ -1108,6 +1109,13 @@ def _unique_keys(pairs: list[tuple[str, JSON]]) -> dict:
 
 _STRICT_JSON = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float,
                                 object_pairs_hook=_unique_keys)
+
+
+def loads_strict(text: str) -> JSON:
+    """Parse JSON as the robust parser does: no NaN or Infinity, no 1e999, no duplicate keys (ValueError)."""
+    return _STRICT_JSON.decode(text)
+
+
 _FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
 _FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is left: a fence still opening
 _FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")

@@ -26,24 +26,64 @@ class Calculate(unittest.TestCase):
             "lambda: 1", "1 if 1 else 2", "1 < 2", "True + 1", "17,423 * 892", "2 ^ 3", "1 +", "",
             "1 / 0", "5 % 0", "9 ** 9 ** 9", "2 ** 100000", "10.0 ** 400", "1e308 * 10", "(-8) ** 0.5",
             "7 @ 3", "~5", "not 1", "1 and 2",
-            # bounded: every one of these is a quick ValueError, never a hang or another exception
-            "1" + "+1" * 100000, "-" * 5000 + "1", "(" * 300 + "1" + ")" * 300, "2 ** (10 ** 1000)",
-            "1.5 ** (10 ** 1000)", "1e400", "9" * 1300, "2.5 ** 3000", "10 ** 1000 * 10 ** 1000",
-            # under the length limit, so the later guards answer: the parser's nesting limit, the bit limit
-            "(" * 250 + "1" + ")" * 250, "9" * 999 + " * " + "9" * 990, "0.5 ** (10 ** 1000)",
         ]
         for expression in cases:
             with self.subTest(expression=expression):
                 with self.assertRaises(ValueError):
                     calculate(expression)
 
-    def test_deep_unary_chains_answer_or_refuse_cleanly(self):
-        for expression, value in [("-" * 998 + "1", 1), ("-" * 997 + "1", -1)]:
+    def test_each_guard_refuses_quickly_and_says_why(self):
+        # bounded: every one of these is a quick ValueError, never a hang or another exception;
+        # the fragment names the guard that answered (length: at most 1000 characters; size: 4096 bits)
+        cases = [
+            ("1" + "+1" * 100000, "200001 characters"), ("-" * 5000 + "1", "5001 characters"),
+            ("9" * 1300, "1300 characters"), ("9" * 999 + " * " + "9" * 990, "1992 characters"),
+            ("2 ** (10 ** 1000)", "more than 4096 bits"), ("9" * 600 + " ** 3", "more than 4096 bits"),
+            ("10 ** 1000 * 10 ** 1000", "more than 4096 bits"),  # each factor has 3322 bits, the product 6644
+            ("1.5 ** (10 ** 1000)", "too large for floating point"), ("2.5 ** 3000", "too large for floating point"),
+            ("0.5 ** (10 ** 1000)", "too large for floating point"), ("1e400", "not a finite number"),
+            ("(" * 250 + "1" + ")" * 250, "cannot read"), ("(" * 300 + "1" + ")" * 300, "cannot read"),
+        ]
+        for expression, fragment in cases:
+            with self.subTest(expression=expression[:30], length=len(expression)):
+                with self.assertRaises(ValueError) as ctx:
+                    calculate(expression)
+                self.assertIn(fragment, str(ctx.exception))
+
+    def test_expression_length_limit_is_1000_characters(self):
+        # cheap and valid at any length: 100 ones summed (199 characters), padded with spaces
+        ones = "1+" * 99 + "1"
+        cases = [(ones.ljust(999), 100), (ones.ljust(1000), 100), (ones.rjust(1000), 100),
+                 ("9" * 999, 10 ** 999 - 1),  # 999 digits: 3319 bits, under the size limit too
+                 (ones.ljust(1001), None), (ones.rjust(1001), None), (ones.ljust(1500), None)]
+        for expression, expected in cases:
             with self.subTest(length=len(expression)):
-                try:
-                    self.assertEqual(calculate(expression), value)
-                except ValueError:
-                    pass  # refused as too deep: also fine, as long as it is a ValueError
+                if expected is not None:
+                    self.assertEqual(calculate(expression), expected)
+                    continue
+                with self.assertRaises(ValueError) as ctx:
+                    calculate(expression)
+                message = str(ctx.exception)
+                self.assertIn(f"has {len(expression)} characters; at most 1000 are allowed", message)
+                self.assertNotIn("bits", message)
+                self.assertNotIn("nested", message)
+
+    def test_unary_chains(self):
+        # hand count: an even number of minus signs cancels; plus signs change nothing
+        cases = [("-" * 50 + "1", 1), ("-" * 51 + "1", -1), ("+" * 50 + "7", 7), ("-+" * 25 + "7", -7),
+                 ("+-" * 26 + "7", 7), ("-" * 301 + "2", -2), ("- - -3", -3), ("-(-(-(4)))", -4)]
+        for expression, expected in cases:
+            with self.subTest(expression=expression):
+                self.assertEqual(calculate(expression), expected)
+
+    def test_very_deep_unary_chain_is_refused_as_too_deep(self):
+        # under the length limit, so the depth guard (a RecursionError turned into ValueError) answers
+        for expression in ("-" * 998 + "1", "+" * 998 + "1", "-+" * 499 + "1"):
+            with self.subTest(length=len(expression)):
+                with self.assertRaises(ValueError) as ctx:
+                    calculate(expression)
+                self.assertIn("is nested too deeply to evaluate", str(ctx.exception))
+                self.assertNotIn("characters", str(ctx.exception))
 
     def test_messages_say_what_is_allowed(self):
         with self.assertRaises(ValueError) as ctx:
@@ -81,6 +121,32 @@ class FormatTable(unittest.TestCase):
     def test_wrapped_cells(self):
         table = format_table(["k", "v"], [["x", "one two three"]], widths=[0, 7])
         self.assertEqual(table.splitlines()[2:], ["x  one two", "   three"])
+
+    def test_exact_tables(self):
+        # laid out by hand: each column as wide as its longest line, two spaces between columns,
+        # a dash rule under the header, trailing spaces cut; a width w wraps a cell at w characters
+        cases = [
+            ("plain", ["a", "bb"], [[1, "x"], ["long", 2]], None,
+             ["a     bb", "----  --", "1     x", "long  2"]),
+            # "ab cd" is 5 characters: " e" would make 7 > 6; "abcdef" fills the width exactly
+            ("word boundary at the width", ["id", "note"], [[1, "ab cd e"], [22, "abcdef gh"]], [0, 6],
+             ["id  note", "--  ------", "1   ab cd", "    e", "22  abcdef", "    gh"]),
+            ("a line fills the width", ["k", "v"], [["x", "ab cd ef"]], [0, 5],
+             ["k  v", "-  -----", "x  ab cd", "   ef"]),
+            ("a word longer than the width is cut", ["k", "v"], [["x", "abcdefg h"]], [0, 4],
+             ["k  v", "-  ----", "x  abcd", "   efg", "   h"]),
+            ("two wrapped columns", ["p", "q"], [["aa bb cc", "d e f g"]], [5, 3],
+             ["p      q", "-----  ---", "aa bb  d e", "cc     f g"]),
+            ("newlines without a width", ["k", "v"], [["x", "one\ntwo"], ["", ""]], None,
+             ["k  v", "-  ---", "x  one", "   two", ""]),
+            ("empty cell with a width", ["hd", "v"], [["", "z"]], [3, 0],
+             ["hd  v", "--  -", "    z"]),
+            ("the header wraps too", ["head", "v"], [["", "z"]], [3, 0],
+             ["hea  v", "d", "---  -", "     z"]),
+        ]
+        for label, headers, rows, widths, expected in cases:
+            with self.subTest(label):
+                self.assertEqual(format_table(headers, rows, widths).split("\n"), expected)
 
 
 if __name__ == "__main__":

@@ -201,6 +201,51 @@ class ToolChoice(unittest.TestCase):
         self.assertIn("must call get_substation", t.messages[4]["content"])
         self.assertEqual(t.final_answer, "done")
 
+    def test_not_allowed_is_what_the_model_sees_and_nothing_runs(self):
+        rows = [  # (tool_choice, the model's replies, what the first result says, runs of (lookup, write))
+            ("none", [call_text("write", {}), "ok"],
+             "write exists but is not allowed in this turn: tool_choice is 'none', so no tool may be called. "
+             "Nothing was executed.", (0, 0)),
+            ("none", [call_text("lookup", {"x": 1}), "ok"],
+             "lookup exists but is not allowed in this turn: tool_choice is 'none', so no tool may be called. "
+             "Nothing was executed.", (0, 0)),
+            ("lookup", [call_text("write", {}), call_text("lookup", {"x": 1}), "ok"],
+             "write exists but is not allowed in this turn: tool_choice is 'lookup', so only lookup may be called. "
+             "Nothing was executed.", (1, 0)),
+            ("write", [call_text("lookup", {"x": 1}), call_text("write", {}), "ok"],
+             "lookup exists but is not allowed in this turn: tool_choice is 'write', so only write may be called. "
+             "Nothing was executed.", (0, 1)),
+        ]
+        for choice, replies, message, runs in rows:
+            with self.subTest(tool_choice=choice, call=replies[0]):
+                registry, counts = ToolRegistry(), {"lookup": 0, "write": 0}
+
+                def lookup(x: int) -> str:
+                    """Count a read."""
+                    counts["lookup"] += 1
+                    return "read"
+
+                def write() -> str:
+                    """Count a write."""
+                    counts["write"] += 1
+                    return "written"
+
+                registry.register(tool_from_function(lookup, read_only=True))
+                registry.register(tool_from_function(write))
+                lm = ScriptedLM(replies)
+                t = run_agent(lm, registry, "q", tool_choice=choice)
+                seen = [m for m in lm.prompts[1] if m["role"] == "tool"][-1]  # as the model read it, next turn
+                self.assertEqual(results_in(seen), [{"name": replies[0][len('<tool_call>{"name": "'):].split('"')[0],
+                                                     "id": "call_1", "error": "not_allowed", "content": message}])
+                self.assertEqual((t.calls[0].ok, t.calls[0].error_kind), (False, "not_allowed"))
+                self.assertEqual((counts["lookup"], counts["write"]), runs)
+                self.assertEqual(t.final_answer, "ok")
+
+    def test_an_unknown_tool_under_none_is_unknown_not_refused(self):
+        registry, _ = orrin_grid_registry()
+        t = run_agent(ScriptedLM([call_text("get_weather", {}), "ok"]), registry, "q", tool_choice="none")
+        self.assertEqual(t.calls[0].error_kind, "unknown_tool")
+
     def test_the_rule_reaches_a_custom_system_prompt(self):
         registry, _ = orrin_grid_registry()
         lm = ScriptedLM(["ok"])

@@ -6,8 +6,8 @@ from typing import Any, Literal, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tool_core import (ToolExecutionError, ToolRegistry, is_retryable, orrin_grid_registry,  # noqa: E402
-                       parse_docstring, schema_for_type, tool_from_function)
+from tool_core import (OrrinGrid, Tool, ToolExecutionError, ToolRegistry, is_retryable,  # noqa: E402
+                       orrin_grid_registry, parse_docstring, schema_for_type, tool_from_function)
 
 
 def list_members(team: Literal["firmware", "people"], limit: int = 10, tags: Optional[list[str]] = None) -> list:
@@ -203,15 +203,44 @@ class RegistryCall(unittest.TestCase):
         self.assertIn("E-9999", missing.message)
 
     def test_retryable_exceptions(self):
+        # timeouts, rate limits and server errors (408, 429, 5xx) may pass on retry; client errors will not
         cases = [
-            (TimeoutError("slow"), True), (ConnectionResetError("reset"), True),
-            (ToolExecutionError("rate limited", status=429), True), (ToolExecutionError("down", status=503), True),
-            (ToolExecutionError("gone", status=404), False), (ToolExecutionError("odd", retryable=True), True),
-            (ValueError("bad"), False), (KeyError("k"), False),
+            (TimeoutError("slow"), True), (ConnectionError("down"), True), (ConnectionResetError("reset"), True),
+            (ConnectionRefusedError("refused"), True), (ValueError("bad"), False), (KeyError("k"), False),
+            (LookupError("no such code"), False), (RuntimeError("boom"), False),
         ]
         for exc, expected in cases:
             with self.subTest(exc=exc):
                 self.assertEqual(is_retryable(exc), expected)
+
+    def test_retryable_statuses(self):
+        cases = [(500, True), (501, True), (502, True), (503, True), (504, True), (599, True),
+                 (408, True), (429, True), (None, False), (200, False), (400, False), (401, False),
+                 (403, False), (404, False), (407, False), (409, False), (422, False), (428, False),
+                 (430, False), (499, False)]
+        for status, expected in cases:
+            with self.subTest(status=status):
+                self.assertIs(is_retryable(ToolExecutionError("failed", status=status)), expected)
+
+    def test_explicit_retryable_overrides_the_status(self):
+        cases = [(503, False, False), (500, False, False), (429, False, False), (404, True, True),
+                 (400, True, True), (None, True, True), (None, False, False), (503, None, True), (404, None, False)]
+        for status, retryable, expected in cases:
+            with self.subTest(status=status, retryable=retryable):
+                self.assertIs(is_retryable(ToolExecutionError("failed", status=status, retryable=retryable)), expected)
+
+    def test_a_tool_raising_a_status_reaches_the_model_with_its_advice(self):
+        def fetch(status: int) -> str:
+            """Fail with an HTTP status."""
+            raise ToolExecutionError(f"HTTP {status}", status=status)
+
+        registry = ToolRegistry([tool_from_function(fetch)])
+        for status, retryable in [(500, True), (503, True), (429, True), (404, False), (400, False)]:
+            with self.subTest(status=status):
+                result = registry.call("fetch", {"status": status})
+                self.assertEqual((result.error_kind, result.retryable), ("execution_error", retryable))
+                self.assertIn(f"ToolExecutionError: HTTP {status}", result.message)
+                self.assertIn("This is temporary" if retryable else "Retrying the same call will fail", result.message)
 
     def test_never_raises(self):
         def explode(x: int) -> int:
@@ -280,6 +309,164 @@ class RegistryCall(unittest.TestCase):
     def test_result_text_is_json_for_values(self):
         registry, _ = orrin_grid_registry()
         self.assertEqual(registry.call("search_incidents", {"filters": {"status": "open"}}).text, '["E-1502"]')
+
+
+def typed(value):
+    """Spell out every Python type in a value, so 1 and 1.0 compare unequal. Example: [1.0] -> ('list', [('float', 1.0)])"""
+    if isinstance(value, dict):
+        return ("dict", {k: typed(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+class IntegersArriveAsInt(unittest.TestCase):
+    """JSON counts 1.0 as an integer; a tool whose schema says integer gets a Python int."""
+
+    def test_search_incidents_with_a_float_limit(self):
+        registry, _ = orrin_grid_registry()
+        result = registry.call("search_incidents", {"filters": {}, "limit": 1.0})
+        self.assertTrue(result.ok, result.message)
+        self.assertEqual(result.content, ["E-1474"])  # the first of the two incidents, in seed order
+        self.assertEqual(len(result.content), 1)
+        self.assertEqual(registry.call("search_incidents", {"filters": {}, "limit": 2.0}).content, ["E-1474", "E-1502"])
+        refused = registry.call("search_incidents", {"filters": {}, "limit": 1.5})
+        self.assertEqual(refused.error_kind, "invalid_arguments")
+        self.assertIn("$.limit: expected integer, got number 1.5", refused.message)
+
+    def test_types_from_hints_nested_included(self):
+        received = {}
+
+        def probe(a: int, b: list[int], c: dict[str, int], d: tuple[int, float], e: Optional[int],
+                  f: int | str, g: float, h: list[list[int]], i: Optional[list[int]] = None) -> str:
+            """Record what arrives."""
+            received.update(a=a, b=b, c=c, d=d, e=e, f=f, g=g, h=h, i=i)
+            return "ok"
+
+        registry = ToolRegistry([tool_from_function(probe)])
+        arguments = {"a": 1.0, "b": [1.0, 2], "c": {"k": 3.0}, "d": [4.0, 5.0], "e": 6.0, "f": 7.0, "g": 8.0,
+                     "h": [[9.0], []], "i": [10.0]}
+        sent = typed(arguments)
+        result = registry.call("probe", arguments)
+        self.assertTrue(result.ok, result.message)
+        expected = {  # integer where the hint says int; float stays float (2.0 for a float stays 2.0)
+            "a": ("int", 1), "b": ("list", [("int", 1), ("int", 2)]), "c": ("dict", {"k": ("int", 3)}),
+            "d": ("list", [("int", 4), ("float", 5.0)]), "e": ("int", 6), "f": ("int", 7), "g": ("float", 8.0),
+            "h": ("list", [("list", [("int", 9)]), ("list", [])]), "i": ("list", [("int", 10)]),
+        }
+        for name, want in expected.items():
+            with self.subTest(parameter=name):
+                self.assertEqual(typed(received[name]), want)
+        self.assertEqual(typed(arguments), sent)  # the caller's dict is not changed
+
+    def test_numbers_stay_as_written(self):
+        received = []
+
+        def scale(factor: float, text: int | str = "x") -> str:
+            """Record what arrives."""
+            received.append((factor, text))
+            return "ok"
+
+        registry = ToolRegistry([tool_from_function(scale)])
+        for arguments, want in [({"factor": 2.5}, [("float", 2.5), ("str", "x")]),
+                                ({"factor": 2.0}, [("float", 2.0), ("str", "x")]),
+                                ({"factor": 2}, [("int", 2), ("str", "x")]),
+                                ({"factor": 1.0, "text": "7.0"}, [("float", 1.0), ("str", "7.0")])]:
+            with self.subTest(arguments=arguments):
+                received.clear()
+                self.assertTrue(registry.call("scale", arguments).ok)
+                self.assertEqual([typed(v) for v in received[0]], want)
+
+    def test_hand_written_schema_with_refs_and_one_of(self):
+        received = []
+        schema = {
+            "type": "object",
+            "$defs": {"count": {"type": "integer", "minimum": 0}},
+            "properties": {
+                "n": {"$ref": "#/$defs/count"},
+                "v": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+                "w": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/count"}}]},
+                "x": {"oneOf": [{"type": "integer", "minimum": 10}, {"type": "number", "maximum": 5}]},
+            },
+            "required": ["n"],
+            "additionalProperties": False,
+        }
+        registry = ToolRegistry([Tool("record", "Record what arrives.", schema,
+                                      lambda **kw: received.append(kw) or "ok")])
+        cases = [
+            ({"n": 2.0}, {"n": ("int", 2)}),
+            ({"n": 2.0, "v": 3.0, "w": [1.0, 2.0]}, {"n": ("int", 2), "v": ("int", 3),
+                                                   "w": ("list", [("int", 1), ("int", 2)])}),
+            ({"n": 0, "v": "3.0", "w": "1.0"}, {"n": ("int", 0), "v": ("str", "3.0"), "w": ("str", "1.0")}),
+            ({"n": 1.0, "x": 12.0}, {"n": ("int", 1), "x": ("int", 12)}),  # matched the integer branch
+            ({"n": 1.0, "x": 3.0}, {"n": ("int", 1), "x": ("float", 3.0)}),  # matched the number branch
+        ]
+        for arguments, want in cases:
+            with self.subTest(arguments=arguments):
+                received.clear()
+                sent = typed(arguments)
+                result = registry.call("record", arguments)
+                self.assertTrue(result.ok, result.message)
+                self.assertEqual(typed(received[0]), ("dict", want))
+                self.assertEqual(typed(arguments), sent)
+        for arguments in ({"n": 1.5}, {"n": -1.0}, {"n": 1, "v": 2.5}, {"n": 1, "w": [0.5]}, {"n": 1, "x": 7.0}):
+            with self.subTest(refused=arguments):
+                self.assertEqual(registry.call("record", arguments).error_kind, "invalid_arguments")
+
+
+class OrrinGridData(unittest.TestCase):
+    """Each back end owns its data; the tools hand out copies, so a caller cannot change the records."""
+
+    def test_mutating_a_result_changes_nothing(self):
+        cases = [  # (tool, arguments, key to overwrite, its seed value)
+            ("get_incident", {"code": "E-1474"}, "cause", "a tree branch across the 11 kV feeder"),
+            ("get_incident", {"code": "E-1502"}, "status", "open"),
+            ("get_substation", {"substation_id": "SS-218"}, "maintainer", "Dana Okafor"),
+            ("get_substation", {"substation_id": "SS-031"}, "capacity_mw", 90),
+        ]
+        for name, arguments, key, seed in cases:
+            with self.subTest(tool=name, key=key):
+                registry, _ = orrin_grid_registry()
+                first = registry.call(name, arguments).content
+                self.assertEqual(first[key], seed)
+                first[key] = "tampered"
+                self.assertEqual(registry.call(name, arguments).content[key], seed)  # same registry
+                self.assertEqual(orrin_grid_registry()[0].call(name, arguments).content[key], seed)  # a new one
+
+    def test_mutating_a_ticket_changes_nothing(self):
+        registry, grid = orrin_grid_registry()
+        ticket = registry.call("create_ticket", {"substation_id": "SS-218", "summary": "relay trips",
+                                                 "priority": "high"}).content
+        self.assertEqual(ticket, {"ticket": "WO-5001", "substation_id": "SS-218", "summary": "relay trips",
+                                  "priority": "high"})
+        ticket["priority"] = "low"
+        ticket["ticket"] = "WO-9999"
+        self.assertEqual((grid.tickets[0]["ticket"], grid.tickets[0]["priority"]), ("WO-5001", "high"))
+        second = registry.call("create_ticket", {"substation_id": "SS-031", "summary": "fan noise"}).content
+        self.assertEqual((second["ticket"], second["priority"]), ("WO-5002", "normal"))
+        self.assertEqual(orrin_grid_registry()[1].tickets, [])
+
+    def test_two_registries_do_not_share_tickets_or_records(self):
+        (one, grid_one), (two, grid_two) = orrin_grid_registry(), orrin_grid_registry()
+        one.call("create_ticket", {"substation_id": "SS-218", "summary": "a"})
+        one.call("create_ticket", {"substation_id": "SS-218", "summary": "b"})
+        made = two.call("create_ticket", {"substation_id": "SS-031", "summary": "c"}).content
+        self.assertEqual(made["ticket"], "WO-5001")  # numbering starts afresh on each back end
+        self.assertEqual(([t["ticket"] for t in grid_one.tickets], [t["ticket"] for t in grid_two.tickets]),
+                         (["WO-5001", "WO-5002"], ["WO-5001"]))
+        grid_one.incidents["E-1474"]["status"] = "open"  # one back end's change stays there
+        self.assertEqual(one.call("search_incidents", {"filters": {"status": "open"}}).content, ["E-1474", "E-1502"])
+        self.assertEqual(two.call("search_incidents", {"filters": {"status": "open"}}).content, ["E-1502"])
+        self.assertEqual(orrin_grid_registry()[0].call("get_incident", {"code": "E-1474"}).content["status"], "resolved")
+
+    def test_a_given_back_end_is_shared_by_its_registries(self):
+        grid = OrrinGrid()
+        first, _ = orrin_grid_registry(grid)
+        second, same = orrin_grid_registry(grid)
+        first.call("create_ticket", {"substation_id": "SS-218", "summary": "a"})
+        self.assertIs(same, grid)
+        self.assertEqual(second.call("create_ticket", {"substation_id": "SS-218", "summary": "b"}).content["ticket"],
+                         "WO-5002")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tool_core import is_json_type, json_equal, json_type, validate  # noqa: E402
+from tool_core import as_schema_types, is_json_type, json_equal, json_type, validate  # noqa: E402
 
 # --- Tables: (schema, value, expected_valid) per keyword ---
 
@@ -297,6 +297,27 @@ class ValidateMessages(unittest.TestCase):
         errors = validate({"items": {"type": "integer"}}, [1, "a", 2, None])
         self.assertEqual(sorted(e.split(": ")[0] for e in errors), ["$[1]", "$[3]"])
 
+    def test_every_duplicate_is_reported_with_the_first_equal_item(self):
+        u = "$: items must be unique, but "
+        cases = [
+            ([1, 2, 1, 1, 2], [u + "[0] and [2] are both 1", u + "[0] and [3] are both 1", u + "[1] and [4] are both 2"]),
+            ([1, 1.0], [u + "[0] and [1] are both 1.0"]),  # 1 == 1.0 in JSON
+            ([True, 1], []), ([1, True, 0, False], []),  # true != 1, false != 0
+            ([1, True, 1.0, True], [u + "[0] and [2] are both 1.0", u + "[1] and [3] are both true"]),
+            (["a", "b", "a", "c", "b", "a"], [u + '[0] and [2] are both "a"', u + '[1] and [4] are both "b"',
+                                              u + '[0] and [5] are both "a"']),
+            ([[1], {"a": 1}, [1.0], {"a": 1.0}, {"a": True}], [u + "[0] and [2] are both [1.0]",
+                                                               u + '[1] and [3] are both {"a": 1.0}']),
+            ([None, None, None], [u + "[0] and [1] are both null", u + "[0] and [2] are both null"]),
+            ([], []), ([3], []),
+        ]
+        for value, expected in cases:
+            with self.subTest(value=value):
+                self.assertEqual(validate({"uniqueItems": True}, value), expected)
+        nested = validate({"properties": {"ids": {"uniqueItems": True}}}, {"ids": [7, 7, 7]})
+        self.assertEqual(nested, ["$.ids: items must be unique, but [0] and [1] are both 7",
+                                  "$.ids: items must be unique, but [0] and [2] are both 7"])
+
 
 class ValidateEdges(unittest.TestCase):
     def test_default_is_never_applied(self):
@@ -342,6 +363,82 @@ class ValidateEdges(unittest.TestCase):
                     raised = f"{type(exc).__name__}: {str(exc)[:80]}"
                 self.assertIsNone(raised, "validate must return a list, never raise")
                 self.assertIsInstance(errors, list)
+
+
+def typed(value):
+    """Spell out every Python type in a value, so 1 and 1.0 compare unequal. Example: [1.0] -> ('list', [('float', 1.0)])"""
+    if isinstance(value, dict):
+        return ("dict", {k: typed(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return ("list", [typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+TREE = {"type": "object", "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#"}}}}
+IF_COUNT = {"if": {"properties": {"kind": {"const": "count"}}},
+            "then": {"properties": {"n": {"type": "integer"}}}, "else": {"properties": {"n": {"type": "number"}}}}
+
+AS_SCHEMA_TYPES = [  # (schema, a valid value, what the tool receives): 1.0 -> 1 only where the schema says integer
+    ({"type": "integer"}, 1.0, 1),
+    ({"type": "integer"}, 1, 1),
+    ({"type": "integer"}, -0.0, 0),
+    ({"type": "integer"}, 1e20, 10 ** 20),
+    ({"type": "number"}, 2.0, 2.0),
+    ({"type": "number"}, 2.5, 2.5),
+    ({"type": "number"}, 2, 2),
+    ({}, 1.0, 1.0),
+    ({"minimum": 0}, 1.0, 1.0),
+    ({"type": ["integer", "null"]}, 3.0, 3),
+    ({"type": ["integer", "null"]}, None, None),
+    ({"type": ["integer", "boolean"]}, True, True),  # a bool is never turned into an int
+    ({"type": ["string", "integer"]}, "1.0", "1.0"),
+    ({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "number"}}},
+     {"a": 1.0, "b": 1.0, "c": 1.0}, {"a": 1, "b": 1.0, "c": 1.0}),
+    ({"patternProperties": {"^n_": {"type": "integer"}}}, {"n_x": 2.0, "other": 2.0}, {"n_x": 2, "other": 2.0}),
+    ({"properties": {"a": {"type": "number"}}, "additionalProperties": {"type": "integer"}},
+     {"a": 1.0, "b": 1.0}, {"a": 1.0, "b": 1}),
+    # additionalProperties covers only names no property or pattern claims
+    ({"patternProperties": {"^x": {"type": "number"}}, "additionalProperties": {"type": "integer"}},
+     {"x1": 1.0, "y": 1.0}, {"x1": 1.0, "y": 1}),
+    ({"properties": {"a": {"type": "number"}}, "patternProperties": {"a": {"type": "integer"}}}, {"a": 4.0}, {"a": 4}),
+    ({"items": {"type": "integer"}}, [1.0, 2.0], [1, 2]),
+    ({"items": {"items": {"type": "integer"}}}, [[1.0], [], [2.0, 3.0]], [[1], [], [2, 3]]),
+    ({"prefixItems": [{"type": "integer"}, {"type": "number"}], "items": {"type": "integer"}},
+     [1.0, 1.0, 1.0, 1.0], [1, 1.0, 1, 1]),
+    ({"prefixItems": [{"type": "number"}, {"type": "integer"}]}, [1.0, 1.0, 1.0], [1.0, 1, 1.0]),
+    ({"$defs": {"n": {"type": "integer"}}, "properties": {"k": {"$ref": "#/$defs/n"}}}, {"k": 4.0}, {"k": 4}),
+    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"type": "integer"}}, "$ref": "#/$defs/a"}, 5.0, 5),
+    (TREE, {"v": 1.0, "kids": [{"v": 2.0, "kids": [{"v": 3.0, "kids": []}]}]},
+     {"v": 1, "kids": [{"v": 2, "kids": [{"v": 3, "kids": []}]}]}),
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, 5.0, 5),
+    ({"anyOf": [{"type": "number"}, {"type": "integer"}]}, 5.0, 5.0),  # the first branch that matches types it
+    ({"anyOf": [{"type": "integer"}, {"type": "number"}]}, 5.0, 5),
+    ({"anyOf": [{"type": "integer", "maximum": 3}, {"type": "number"}]}, 5.0, 5.0),
+    ({"oneOf": [{"type": "integer", "minimum": 10}, {"type": "number", "maximum": 5}]}, 12.0, 12),
+    ({"oneOf": [{"type": "integer", "minimum": 10}, {"type": "number", "maximum": 5}]}, 3.0, 3.0),
+    ({"oneOf": [{"type": "string"}, {"items": {"type": "integer"}, "type": "array"}]}, [1.0], [1]),
+    ({"allOf": [{"type": "number"}, {"type": "integer"}]}, 2.0, 2),
+    ({"allOf": [{"properties": {"a": {"type": "integer"}}}, {"properties": {"b": {"type": "integer"}}}]},
+     {"a": 1.0, "b": 2.0}, {"a": 1, "b": 2}),
+    (IF_COUNT, {"kind": "count", "n": 3.0}, {"kind": "count", "n": 3}),
+    (IF_COUNT, {"kind": "size", "n": 3.0}, {"kind": "size", "n": 3.0}),
+    ({"if": {"minimum": 10}, "then": {"type": "integer"}}, 12.0, 12),
+    ({"if": {"minimum": 10}, "then": {"type": "integer"}}, 2.0, 2.0),
+    ({"if": {"minimum": 10}, "else": {"type": "integer"}}, 2.0, 2),
+    ({"properties": {"a": {"not": {"type": "integer", "maximum": 0}}}}, {"a": 1.0}, {"a": 1.0}),  # "not" types nothing
+]
+
+
+class AsSchemaTypes(unittest.TestCase):
+    """as_schema_types turns integral floats into int exactly where the schema says integer."""
+
+    def test_table(self):
+        for schema, value, expected in AS_SCHEMA_TYPES:
+            with self.subTest(schema=schema, value=value):
+                self.assertEqual(validate(schema, value), [])  # only valid values are converted
+                before = typed(copy.deepcopy(value))
+                self.assertEqual(typed(as_schema_types(schema, value)), typed(expected))
+                self.assertEqual(typed(value), before)  # the input is left alone
 
 
 class JsonHelpers(unittest.TestCase):

@@ -1,0 +1,35 @@
+"""Code 04: from REST to function schemas, and one tool in every dialect (lecture 001 sections 5.1-5.3).
+
+Demo 1: generation 1, REST. The model reads the Cardinal API's docs and writes
+        GET /people?department=firmware itself; the tolerant API ignores the unknown
+        parameter and lists everyone, and the model's answer is silently wrong.
+Demo 2: generation 2, function schemas. openapi_to_tools turns /openapi.json into tools;
+        the same mistake is refused before any request, the model corrects itself, and the
+        backend receives exactly one request.
+Then: the same tool in each vendor's dialect with its token count, strict mode's changes,
+      and three parallel calls through every dialect and back.
+
+Real HTTP on 127.0.0.1 with an ephemeral port; the server is stopped before the script ends.
+Runs offline in about 0.3 s. No randomness, so no --seed.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interfaces  # noqa: E402
+import tool_core  # noqa: E402
+
+
+def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    sections = [("Demo 1. Generation 1, REST: the model writes the request", interfaces.demo_rest),
+                ("Demo 2. Generation 2, a function schema: checked before anything is sent",
+                 interfaces.demo_function_schema),
+                ("One tool, every dialect", interfaces.demo_dialects)]
+    tool_core.print_demos(sections)
+
+
+if __name__ == "__main__":
+    main()
