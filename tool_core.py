@@ -64,6 +64,7 @@ class Tool:
     fn: Callable[..., Any]
     read_only: bool = False  # read-only calls of one turn may run concurrently
     fill_none: tuple[str, ...] = ()  # Optional parameters without a default: None when the model leaves them out
+    output_schema: dict | None = None  # the JSON Schema of what it returns, where known (MCP's outputSchema)
 
     def spec(self) -> dict:
         """Return what the model sees of this tool: name, description and JSON Schema."""
@@ -756,6 +757,52 @@ def validate(schema: JSON, value: JSON) -> list[str]:
         return list(_Validation(schema).errors(schema, value, "$"))
     except RecursionError:
         return ["$: the value is nested too deeply to validate"]
+
+
+_SUBSCHEMA = ("items", "contains", "additionalProperties", "propertyNames", "not", "if", "then", "else")
+_SUBSCHEMA_LISTS = ("prefixItems", "allOf", "anyOf", "oneOf")
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def check_schema(schema: JSON, path: str = "#") -> None:
+    """Raise ValueError for a schema validate could not use: a broken pattern, a $ref that does not resolve,
+    a keyword of the wrong kind. validate finds these only when a value reaches them; a tool checks at once.
+
+    Example: check_schema({"properties": {"id": {"pattern": "([a-z"}}}) -> ValueError naming #/properties/id
+    """
+    validation = _Validation(schema)
+    stack = [(schema, path)]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, bool):
+            continue
+        if not isinstance(node, dict):
+            raise ValueError(f"schema at {where} must be an object or a boolean, got {show(node)}")
+        for pattern in ([node["pattern"]] if "pattern" in node else []) + list(node.get("patternProperties", {})):
+            if not isinstance(pattern, str):
+                raise ValueError(f"schema at {where}: a pattern must be a string, got {show(pattern)}")
+            try:
+                _search(pattern, "")  # compiles it
+            except ValueError as exc:
+                raise ValueError(f"schema at {where}: {exc}") from None
+        if "$ref" in node:
+            try:
+                validation.resolve(node["$ref"])
+            except (ValueError, AttributeError) as exc:
+                raise ValueError(f"schema at {where}: {exc}") from None
+        for key in _SUBSCHEMA:
+            if key in node:
+                stack.append((node[key], f"{where}/{key}"))
+        for key in _SUBSCHEMA_LISTS:
+            if key in node:
+                if not isinstance(node[key], list):
+                    raise ValueError(f"schema at {where}: {key} must be an array of schemas, got {show(node[key])}")
+                stack += [(sub, f"{where}/{key}/{i}") for i, sub in enumerate(node[key])]
+        for key in _SUBSCHEMA_MAPS:
+            if key in node:
+                if not isinstance(node[key], dict):
+                    raise ValueError(f"schema at {where}: {key} must be an object of schemas, got {show(node[key])}")
+                stack += [(sub, f"{where}/{key}/{name}") for name, sub in node[key].items()]
 
 
 def as_schema_types(schema: JSON, value: JSON) -> JSON:

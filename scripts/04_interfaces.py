@@ -1,4 +1,4 @@
-"""Code 04: from REST to function schemas, and one tool in every dialect (lecture 001 sections 5.1-5.3).
+"""Code 04: REST -> function schemas -> MCP, one tool in every dialect, inbound vs outbound auth (lecture 001 §5).
 
 Demo 1: generation 1, REST. The model reads the Cardinal API's docs and writes
         GET /people?department=firmware itself; the tolerant API ignores the unknown
@@ -8,9 +8,15 @@ Demo 2: generation 2, function schemas. openapi_to_tools turns /openapi.json int
         backend receives exactly one request.
 Then: the same tool in each vendor's dialect with its token count, strict mode's changes,
       and three parallel calls through every dialect and back.
+Demo 3: generation 3, MCP. The generated tools behind an MCP server: the handshake, tools/list
+        discovered at run time, the two kinds of error under two protocol revisions, and
+        list_changed when the backend gains GET /health.
+Demo 4: inbound vs outbound auth over Streamable HTTP: no token, the agent's read-only token,
+        the admin token; the backend key counted in every message (0); a rug pull caught by
+        the host's pins.
 
-Real HTTP on 127.0.0.1 with an ephemeral port; the server is stopped before the script ends.
-Runs offline in about 0.3 s. No randomness, so no --seed.
+Real HTTP on 127.0.0.1 with ephemeral ports; every server is stopped before the script ends.
+Runs offline in about 0.5 s. No randomness, so no --seed.
 """
 import argparse
 import sys
@@ -27,7 +33,9 @@ def main() -> None:
     sections = [("Demo 1. Generation 1, REST: the model writes the request", interfaces.demo_rest),
                 ("Demo 2. Generation 2, a function schema: checked before anything is sent",
                  interfaces.demo_function_schema),
-                ("One tool, every dialect", interfaces.demo_dialects)]
+                ("One tool, every dialect", interfaces.demo_dialects),
+                ("Demo 3. Generation 3, MCP: tools discovered at run time", interfaces.demo_mcp),
+                ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth)]
     tool_core.print_demos(sections)
 
 

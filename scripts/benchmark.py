@@ -6,6 +6,9 @@
    of the same 1,000 payloads and the naive regex parser.
 3. parse_tool_calls on about 1 MB of broken calls (it must stay linear).
 4. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
+5. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
+   and MCP tools/call round trips per second in process, over stdio and over Streamable HTTP
+   (a trivial tool, so the figure is the protocol's cost, not the tool's).
 
 Not a numbered demo, so run_all.py skips it. Takes about 10 s. Usage: python3 scripts/benchmark.py [--repeat N]
 """
@@ -97,6 +100,67 @@ def registry_throughput(repeat: int) -> str:
             f"{n / refused:,.0f} refused calls/s (two errors each)")
 
 
+_STDIO_SERVER = """
+import sys
+sys.path.insert(0, {root!r})
+import interfaces, tool_core
+registry = tool_core.ToolRegistry()
+
+@registry.tool(read_only=True)
+def add(a: int, b: int) -> int:
+    \"\"\"Add two integers.\"\"\"
+    return a + b
+
+interfaces.serve_stdio(interfaces.MCPServer(registry))
+"""
+
+
+def _adder() -> tool_core.ToolRegistry:
+    registry = tool_core.ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    return registry
+
+
+def _round_trips(client, n: int) -> float:
+    client.initialize()
+    began = time.perf_counter()
+    for i in range(n):
+        client.call_tool("add", {"a": i, "b": 1})
+    return n / (time.perf_counter() - began)
+
+
+def interface_throughput() -> list[list]:
+    """Time a generated tool's HTTP round trip and MCP tools/call over each transport."""
+    import interfaces
+    rows = []
+    with interfaces.CardinalServer() as backend:
+        tools = interfaces.openapi_to_tools(backend.api.spec, backend.url, credentials={"ApiKeyAuth": backend.api.token})
+        registry = tool_core.ToolRegistry(tools)
+        n = 300
+        began = time.perf_counter()
+        for _ in range(n):
+            assert registry.call("list_people", {"team": "firmware"}).ok
+        rows.append(["generated tool list_people (validate + HTTP)", f"{n / (time.perf_counter() - began):,.0f}"])
+    server = interfaces.MCPServer(_adder())
+    rows.append(["MCP tools/call, in process", f"{_round_trips(interfaces.MCPClient(interfaces.InProcess(server.session())), 3000):,.0f}"])
+    stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT))])
+    try:
+        rows.append(["MCP tools/call, stdio (a subprocess)", f"{_round_trips(interfaces.MCPClient(stdio), 3000):,.0f}"])
+    finally:
+        stdio.close()
+    with interfaces.MCPHttpServer(interfaces.MCPServer(_adder())) as endpoint:
+        http = interfaces.StreamableHTTP(endpoint.url)
+        rows.append(["MCP tools/call, Streamable HTTP (a connection per request)",
+                     f"{_round_trips(interfaces.MCPClient(http), 500):,.0f}"])
+        http.close()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept (default 3)")
@@ -109,6 +173,8 @@ def main() -> None:
     print("\nParsing about 1 MB of broken calls (one ParseError each; must stay linear):\n")
     print(tool_core.format_table(["input", "ms", "errors"], broken_throughput()))
     print("\n" + registry_throughput(args.repeat))
+    print("\nCalls per second through the interfaces of scripts/04:\n")
+    print(tool_core.format_table(["path", "calls/s"], interface_throughput()))
 
 
 if __name__ == "__main__":
