@@ -1052,6 +1052,7 @@ PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR =
 UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
 READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
 MAX_MESSAGE_BYTES = 1_000_000
+MAX_PAGES = 1000  # the most tools/list pages a host follows
 SERVER_INFO = {"name": "cardinal-mcp", "version": "1.0.0"}
 
 
@@ -1106,6 +1107,13 @@ class MCPServer:
             self.sessions.append(session)
         return session
 
+    def end_session(self, session: "MCPSession") -> None:
+        """Forget a session that ended (DELETE, or stdin closed): it gets no more notifications."""
+        with self.lock:
+            if session in self.sessions:
+                self.sessions.remove(session)
+        session.closed = True
+
     def scopes_for(self, token: str | None) -> set[str] | None:
         """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
         if self.tokens is None:
@@ -1132,7 +1140,8 @@ class MCPServer:
         """Run one call through the registry, in a worker thread, giving up after tool_timeout seconds."""
         from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
         with self.lock:
-            self._pool = self._pool or ThreadPoolExecutor(max_workers=8, thread_name_prefix="mcp-tool")
+            # subtle: a thread cannot be killed, so a hung tool keeps its worker; 32 leave room for many
+            self._pool = self._pool or ThreadPoolExecutor(max_workers=32, thread_name_prefix="mcp-tool")
         future = self._pool.submit(self.registry.call, tool.name, arguments)
         try:
             return future.result(timeout=self.tool_timeout)
@@ -1169,8 +1178,9 @@ class MCPSession:
 
     def handle_text(self, text: str | bytes) -> dict | None:
         """Answer one message given as JSON text: a response, or None for a notification."""
-        if len(text) > MAX_MESSAGE_BYTES:
-            return rpc_error(None, INVALID_REQUEST, f"the message has {len(text):,} bytes; at most "
+        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES else len(text.encode("utf-8"))
+        if size > MAX_MESSAGE_BYTES:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
+            return rpc_error(None, INVALID_REQUEST, f"Invalid request: the message has {size:,} bytes; at most "
                                                     f"{MAX_MESSAGE_BYTES:,} are accepted")
         try:
             message = tool_core.loads_strict(text.decode("utf-8") if isinstance(text, bytes) else text)
@@ -1195,10 +1205,12 @@ class MCPSession:
                 return None  # a response to a request we never sent: nothing to answer
             return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
         method, params = message["method"], message.get("params", {})
+        if not isinstance(method, str):
+            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
         if "id" not in message:
             self._notification(method)
             return None
-        if not _valid_id(message_id) or not isinstance(method, str):
+        if not _valid_id(message_id):
             return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
                                                     "and the method a string")
         try:
@@ -1242,7 +1254,8 @@ class MCPSession:
     def _tools_list(self, params: dict) -> dict:
         tools = self.server.visible(self.scopes)
         cursor = params.get("cursor")
-        if cursor is not None and not (isinstance(cursor, str) and cursor.isdigit() and int(cursor) <= len(tools)):
+        if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
+                                       and int(cursor) <= len(tools)):
             raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
         start = int(cursor or 0)
         page = tools[start: start + self.server.page_size]
@@ -1300,6 +1313,7 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
                 out.flush()
     finally:
         sys.stdout = saved
+        server.end_session(session)
         server.close()
 
 
@@ -1360,7 +1374,8 @@ class MCPHttpServer:
         origin = headers.get("Origin")
         if origin and urlsplit(origin).hostname not in ("127.0.0.1", "localhost", "::1"):
             return _http_json(403, rpc_error(None, INVALID_REQUEST, f"Forbidden: origin {origin} is not allowed"))
-        token = (headers.get("Authorization") or "").removeprefix("Bearer ").strip() or None
+        scheme, _, credentials = (headers.get("Authorization") or "").strip().partition(" ")
+        token = credentials.strip() or None if scheme.lower() == "bearer" else None  # the scheme is case-insensitive
         if self.server.tokens is not None and self.server.scopes_for(token) is None:
             status, extra, data = _http_json(401, rpc_error(None, UNAUTHORIZED, "Unauthorized: missing or invalid bearer token"))
             return status, extra | {"WWW-Authenticate": 'Bearer realm="mcp"'}, data
@@ -1368,9 +1383,17 @@ class MCPHttpServer:
             return 405, {"Allow": "POST, DELETE"}, b""
         if method == "DELETE":
             sid = headers.get("Mcp-Session-Id")
+            if not sid:
+                return 400, {}, b""
             with self.lock:
-                session = self.sessions.pop(sid, None) if sid else None
-            return (200 if session else 404 if sid else 400), {}, b""
+                if sid not in self.sessions:
+                    return 404, {}, b""
+                if not hmac.compare_digest((token or "").encode(), self.session_tokens.get(sid, "").encode()):
+                    return _http_json(403, rpc_error(None, FORBIDDEN, "Forbidden: this session belongs to another token"))
+                ended = self.sessions.pop(sid)
+                self.session_tokens.pop(sid, None)
+            self.server.end_session(ended)
+            return 200, {}, b""
         if method != "POST":
             return 405, {"Allow": "POST, DELETE"}, b""
         try:
@@ -1647,13 +1670,16 @@ class MCPClient:
 
     def list_tools(self) -> list[dict]:
         """Fetch every page of tools/list; pin new definitions, withhold changed ones (see alerts)."""
-        tools, cursor = [], None
+        tools, cursor, seen = [], None, set()
         while True:
             result = self.request("tools/list", {"cursor": cursor} if cursor else {})
             tools += result.get("tools", [])
             cursor = result.get("nextCursor")
             if not cursor:
                 break
+            if cursor in seen or len(seen) >= MAX_PAGES:  # a server's list is untrusted: never page forever
+                raise ValueError(f"tools/list keeps paging (cursor {show(cursor)} after {len(seen) + 1} pages); giving up")
+            seen.add(cursor)
         self.tools = [t for t in tools if self._pin(t)]
         return self.tools
 
