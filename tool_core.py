@@ -973,6 +973,7 @@ class ToolRegistry:
 
     def __init__(self, tools: typing.Iterable[Tool] = ()):
         self._tools: dict[str, Tool] = {}
+        self._integers: dict[str, bool] = {}  # does the tool's schema mention "integer" anywhere?
         for tool in tools:
             self.register(tool)
 
@@ -981,6 +982,7 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        self._integers[tool.name] = '"integer"' in json.dumps(tool.parameters)  # only then can 5.0 need an int
         return tool
 
     def tool(self, fn: Callable | None = None, *, name: str | None = None, description: str | None = None,
@@ -1025,7 +1027,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments", message=(
                 f"invalid arguments for {tool.name}: " + "; ".join(errors)
                 + f". Nothing was executed. Fix the arguments and call {tool.name} again."))
-        return _execute(tool, as_schema_types(tool.parameters, arguments))
+        return _execute(tool, as_schema_types(tool.parameters, arguments) if self._integers[tool.name] else arguments)
 
     def unknown_tool_message(self, name: object) -> str:
         """Say that a tool does not exist, list the real ones and the closest name."""
@@ -1530,7 +1532,7 @@ def tool_choice_problem(tool_choice: str, items: list[ToolCall | ParseError]) ->
 
 def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None = None,
               tool_choice: str = "auto", max_steps: int = 8, max_workers: int = 4,
-              reset_tool_choice: bool = True) -> Transcript:
+              reset_tool_choice: bool = True, transcript: Transcript | None = None) -> Transcript:
     """Run the round trip until a final answer, the step limit, or the same failing call twice.
 
     Each model turn: parse the reply; a reply with no call is the final answer. Otherwise every
@@ -1541,15 +1543,25 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
     tool's name, as the vendors define them) is asked for in the system prompt of each request
     and checked on the reply; it applies until a tool has run, then resets to 'auto'
     (reset_tool_choice, as the OpenAI Agents SDK does) so a forced call cannot loop forever.
+    transcript: continue a conversation: the user's next message is appended to it and the
+    agent takes its next turn (a multi-turn dialogue is one run_agent per user message);
+    max_steps then counts this turn's model calls, and call ids go on from the last one.
     """
     if tool_choice not in TOOL_CHOICES and tool_choice not in registry:
         raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or a tool name, got {tool_choice!r}")
-    t = Transcript()
-    t.add("system", system if system is not None else render_tool_prompt(registry))
+    if transcript is None:
+        t = Transcript()
+        t.add("system", system if system is not None else render_tool_prompt(registry))
+    elif not transcript.messages or transcript.messages[0]["role"] != "system":
+        raise ValueError("a transcript to continue must start with its system message")
+    else:
+        t = transcript
+        t.stop_reason, t.final_answer = "", None
     t.add("user", user)
     failures: Counter = Counter()
-    choice, next_id = tool_choice, 1
-    while t.steps < max_steps:
+    choice, next_id, turns = tool_choice, len(t.calls) + 1, 0
+    while turns < max_steps:
+        turns += 1
         t.steps += 1
         request = t.messages
         if choice != "auto":  # tool_choice travels with each request, like a vendor's parameter

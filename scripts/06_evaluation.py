@@ -1,12 +1,18 @@
-"""Code 06: evaluating tool use (lecture 001 section 7): grading one call the BFCL way.
+"""Code 06: evaluating tool use (lecture 001 sections 7-8): one call the BFCL way, whole conversations the tau-bench way.
 
 Demo 1: nine BFCL-format questions (simple, multiple, parallel, parallel_multiple, irrelevance),
         two hand-written models answering in the text protocol, graded by BFCL's AST rules and
         by execution, with every disagreement between the graders explained; then BFCL's greedy
         matching of parallel calls failing a correct answer that an optimal pairing passes.
 
-The mini tau-bench (demos 2-4) joins this script with service_env.py.
-Runs offline in about 0.2 s. No randomness, so no --seed.
+Demo 2: a mini tau-bench: 8 customer-service tasks x 8 trials of a toy agent with six failure
+        knobs; success by final database state vs by the agent saying "Done"; pass^k and pass@k.
+Demo 3: the failure modes of those trials by unit (call, chain, conversation), and one failing
+        trajectory in full: every call valid, the final state wrong.
+Demo 4: every failure rate halved, 16 trials: pass^8 moves, pass@4 cannot show it; how many
+        trials a pass^8 estimate needs.
+
+Runs offline in about 0.4 s. --seed draws the toy agent's failures (default 0); demo 1 has no randomness.
 """
 import argparse
 import sys
@@ -15,12 +21,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bfcl_lab  # noqa: E402
+import service_env  # noqa: E402
 import tool_core  # noqa: E402
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
-    tool_core.print_demos([("Demo 1. BFCL: nine questions, two models, two graders", bfcl_lab.demo_bfcl)])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seed", type=int, default=0, help="seed for the toy agent's failures (default 0)")
+    seed = parser.parse_args().seed
+    tool_core.print_demos([
+        ("Demo 1. BFCL: nine questions, two models, two graders", bfcl_lab.demo_bfcl),
+        ("Demo 2. A mini tau-bench: graded by the final state, measured by pass^k", lambda: service_env.demo_tau(seed)),
+        ("Demo 3. Failure modes by unit: a call, a chain, a conversation", lambda: service_env.demo_failure_modes(seed)),
+        ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed))])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,779 @@
+"""service_env: a mini tau-bench: an agent, a simulated user and a real database; graded by the final state; pass^k.
+
+What it implements (lecture 001 sections 7.3 and 8, handout code 06 demos 2-4; lecture 000 on
+pass^k, pass@k and the failure modes in three units):
+  1. Orrin Grid customer service: a small in-memory database (customers with an
+     outage_logged flag, appointments, credits) whose state can be snapshotted and compared;
+     six tools in a tool_core registry that enforce data integrity only, never policy; a
+     written five-rule policy; eight tasks, each with the user's goal, what the user reveals
+     only when asked, and the expected final state.
+  2. A scripted user, and a toy agent that does the right thing unless one of six seeded
+     failure knobs fires; each agent turn is tool_core's loop (run_agent continuing the
+     conversation's Transcript), so the harness is the one the lecture built.
+  3. Scoring by final database state (and a required reply where the right answer is to
+     refuse), next to the naive score (the agent said it was done); pass@k and pass^k,
+     exact; the failure modes read off each trajectory, never off the knob that caused them.
+  4. The demos behind scripts/06_evaluation.py (demos 2-4).
+
+Reference: Yao et al. (2024), "tau-bench: A Benchmark for Tool-Agent-User Interaction in
+Real-World Domains": state-based reward and pass^k = E[C(c, k) / C(n, k)]; Chen et al. (2021)
+for the unbiased pass@k = E[1 - C(n - c, k) / C(n, k)].
+
+What it leaves out: an LLM playing the user (ours follows a script, so trials differ only by
+the agent's knobs), tau-bench's retail and airline domains, and tau2-bench's dual control.
+"""
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import functools
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+
+import tool_core
+from tool_core import JSON, Tool, ToolRegistry, format_table
+
+# ---------------------------------------------------------------------------------------------
+# --- 1. The environment: database, tools, policy ---
+# ---------------------------------------------------------------------------------------------
+
+TODAY = datetime.date(2026, 10, 15)  # a Thursday, as in toolformer_lab's calendar
+
+CUSTOMERS = {
+    "C-107": {"name": "Gil Varga", "outage_logged": True},
+    "C-212": {"name": "Ana Reyes", "outage_logged": False},
+    "C-118": {"name": "Maren Holt", "outage_logged": True},
+    "C-144": {"name": "Ivo Sand", "outage_logged": False},
+    "C-305": {"name": "Tomas Lind", "outage_logged": False},
+    "C-131": {"name": "Petra Ostby", "outage_logged": True},
+    "C-150": {"name": "Elin Park", "outage_logged": False},
+}
+APPOINTMENTS = {
+    "A-1007": {"customer_id": "C-107", "date": "2026-10-20", "kind": "meter check", "status": "scheduled"},
+    "A-2001": {"customer_id": "C-212", "date": "2026-10-20", "kind": "panel inspection", "status": "scheduled"},
+    "A-1180": {"customer_id": "C-118", "date": "2026-10-22", "kind": "meter swap", "status": "scheduled"},
+    "A-1440": {"customer_id": "C-144", "date": "2026-10-19", "kind": "site visit", "status": "scheduled"},
+    "A-1501": {"customer_id": "C-150", "date": "2026-10-21", "kind": "meter inspection", "status": "scheduled"},
+    "A-1502": {"customer_id": "C-150", "date": "2026-10-27", "kind": "solar survey", "status": "scheduled"},
+}
+MAX_CREDIT = 50
+
+POLICY = """Orrin Grid customer service policy:
+1. Look the customer up (find_customer) before anything else; never use an id you have not seen.
+2. Reschedule only to weekdays (Monday to Friday); offer a weekday instead of a weekend.
+3. Confirm with the customer before cancelling an appointment.
+4. A credit is at most $50 and only for an account with a logged outage; otherwise say you cannot.
+5. If a date is ambiguous ("next week"), ask the customer which day; never pick one yourself."""
+
+
+class ServiceDB:
+    """The in-memory database: customers, appointments, credits; snapshot() is what grading compares."""
+
+    def __init__(self) -> None:
+        self.customers = _copy_rows(CUSTOMERS)
+        self.appointments = _copy_rows(APPOINTMENTS)
+        self.credits: list[dict] = []
+
+    def snapshot(self) -> dict:
+        """Return the whole state as plain data (a copy)."""
+        return {"customers": _copy_rows(self.customers), "appointments": _copy_rows(self.appointments),
+                "credits": [dict(c) for c in self.credits]}
+
+
+def _copy_rows(rows: dict[str, dict]) -> dict[str, dict]:
+    return {key: dict(row) for key, row in rows.items()}  # rows hold only strings and flags: one level is a copy
+
+
+def _parse_date(text: str) -> datetime.date:
+    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise ValueError(f"new_date must be written YYYY-MM-DD, e.g. 2026-10-21; got {text!r}")
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a calendar date") from None
+
+
+def service_registry(db: ServiceDB) -> ToolRegistry:
+    """Build the six tools over a database. They check data integrity (ids exist, dates parse), never policy."""
+    registry = _CachedRegistry()
+
+    def customer(customer_id: str) -> dict:
+        if customer_id not in db.customers:
+            raise LookupError(f"no customer {customer_id!r}; look customers up by name with find_customer")
+        return db.customers[customer_id]
+
+    def appointment(appointment_id: str) -> dict:
+        if appointment_id not in db.appointments:
+            raise LookupError(f"no appointment {appointment_id!r}; list a customer's with list_appointments")
+        return db.appointments[appointment_id]
+
+    @registry.tool(read_only=True)
+    def find_customer(name: str) -> dict:
+        """Find a customer by full name; returns the customer id.
+
+        Args:
+            name: the customer's full name, e.g. "Gil Varga"
+        """
+        found = [cid for cid, c in db.customers.items() if c["name"].lower() == name.strip().lower()]
+        if not found:
+            raise LookupError(f"no customer named {name!r}")
+        return {"customer_id": found[0]}
+
+    @registry.tool(read_only=True)
+    def get_account(customer_id: str) -> dict:
+        """Get a customer's account: name, whether an outage is logged, credits so far.
+
+        Args:
+            customer_id: e.g. "C-107"
+        """
+        c = customer(customer_id)
+        credited = sum(x["amount"] for x in db.credits if x["customer_id"] == customer_id)
+        return {"customer_id": customer_id, "name": c["name"], "outage_logged": c["outage_logged"], "credits": credited}
+
+    @registry.tool(read_only=True)
+    def list_appointments(customer_id: str) -> list:
+        """List a customer's appointments with their ids, dates, kinds and status.
+
+        Args:
+            customer_id: e.g. "C-107"
+        """
+        customer(customer_id)
+        return [{"appointment_id": aid} | {k: v for k, v in a.items() if k != "customer_id"}
+                for aid, a in db.appointments.items() if a["customer_id"] == customer_id]
+
+    @registry.tool
+    def reschedule_appointment(appointment_id: str, new_date: str) -> dict:
+        """Move an appointment to a new date (YYYY-MM-DD, after today).
+
+        Args:
+            appointment_id: e.g. "A-1007"
+            new_date: the new date, YYYY-MM-DD
+        """
+        a = appointment(appointment_id)
+        if a["status"] != "scheduled":
+            raise ValueError(f"appointment {appointment_id} is {a['status']} and cannot be moved")
+        if _parse_date(new_date) <= TODAY:
+            raise ValueError(f"the new date must be after today ({TODAY.isoformat()})")
+        a["date"] = new_date
+        return {"appointment_id": appointment_id, "date": new_date, "status": "rescheduled"}
+
+    @registry.tool
+    def cancel_appointment(appointment_id: str) -> dict:
+        """Cancel an appointment.
+
+        Args:
+            appointment_id: e.g. "A-1007"
+        """
+        a = appointment(appointment_id)
+        if a["status"] != "scheduled":
+            raise ValueError(f"appointment {appointment_id} is already {a['status']}")
+        a["status"] = "cancelled"
+        return {"appointment_id": appointment_id, "status": "cancelled"}
+
+    @registry.tool
+    def issue_credit(customer_id: str, amount: float, reason: str) -> dict:
+        """Credit a customer's account in dollars.
+
+        Args:
+            customer_id: e.g. "C-107"
+            amount: dollars, more than 0
+            reason: one line, e.g. "outage on 2026-10-12"
+        """
+        customer(customer_id)
+        if amount <= 0:
+            raise ValueError(f"amount must be more than 0, got {amount}")
+        db.credits.append({"customer_id": customer_id, "amount": amount, "reason": reason})
+        return {"customer_id": customer_id, "credited": amount}
+
+    return registry
+
+
+class _CachedRegistry(ToolRegistry):
+    """A registry whose @tool reads each function's hints and docstring once per process, not per trial.
+
+    subtle: 64 trials build 64 registries; tool_from_function's type-hint evaluation was most of
+    their cost. The schema of a function does not change between databases, only its closure.
+    """
+
+    _built: dict[str, Tool] = {}
+
+    def tool(self, fn=None, *, name=None, description=None, read_only=False):
+        def wrap(f):
+            known = self._built.get(f.__name__)
+            if known is None:
+                known = self._built[f.__name__] = tool_core.tool_from_function(f, read_only=read_only)
+            self.register(dataclasses.replace(known, fn=f))
+            return f
+        return wrap(fn) if fn is not None else wrap
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 2. Eight tasks ---
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Task:
+    """One task: what the user says first, what they reveal when asked, and the expected final state.
+
+    intent: what the request means (the toy agent 'understands' it, as a model would read it).
+    changes: the expected state as changes to the starting database.
+    """
+
+    id: str
+    title: str
+    opening: str
+    intent: dict
+    changes: dict
+    answers: dict = field(default_factory=dict)  # hidden information, given only when asked
+    required_reply: str | None = None  # a reply the agent must give (a refusal), as a regular expression
+
+    def expected_state(self) -> dict:
+        """Return the expected final state, comparable (credits as (customer, amount)); unknown ids are a ValueError."""
+        key = json.dumps([self.id, self.changes], sort_keys=True)
+        if key not in _EXPECTED:
+            _EXPECTED[key] = comparable(self._apply_changes())
+        return _EXPECTED[key]
+
+    def _apply_changes(self) -> dict:
+        state = ServiceDB().snapshot()
+        for aid, fields in self.changes.get("appointments", {}).items():
+            if aid not in state["appointments"]:
+                raise ValueError(f"task {self.id}: the expected state names an unknown appointment {aid!r}")
+            state["appointments"][aid].update(fields)
+        for credit in self.changes.get("credits", []):
+            if credit["customer_id"] not in state["customers"]:
+                raise ValueError(f"task {self.id}: the expected state names an unknown customer {credit['customer_id']!r}")
+            state["credits"].append(credit)
+        return state
+
+
+_EXPECTED: dict[str, dict] = {}
+
+TASKS = [
+    Task("T1", "reschedule", "Hi, this is Gil Varga. Please move my appointment A-1007 to Wednesday, October 21.",
+         {"action": "reschedule", "name": "Gil Varga", "appointment": "A-1007", "date": "2026-10-21"},
+         {"appointments": {"A-1007": {"date": "2026-10-21"}}}),
+    Task("T2", "cancel, confirmed", "Ana Reyes here. Please cancel my appointment on October 20.",
+         {"action": "cancel", "name": "Ana Reyes", "date": "2026-10-20"},
+         {"appointments": {"A-2001": {"status": "cancelled"}}}, {"confirm": "Yes, please cancel it."}),
+    Task("T3", "outage credit", "I'm Maren Holt. Monday's outage spoiled my freezer; I'd like a $40 credit.",
+         {"action": "credit", "name": "Maren Holt", "amount": 40},
+         {"credits": [{"customer_id": "C-118", "amount": 40, "reason": "outage"}]}),
+    Task("T4", "weekend requested", "Ivo Sand. Please move my site visit to Saturday, October 24.",
+         {"action": "reschedule", "name": "Ivo Sand", "kind": "site visit", "date": "2026-10-24"},
+         {"appointments": {"A-1440": {"date": "2026-10-26"}}}, {"weekday": "Then Monday, October 26, please."}),
+    Task("T5", "credit to refuse", "Tomas Lind. My lights flickered last night; give me a $30 credit.",
+         {"action": "credit", "name": "Tomas Lind", "amount": 30}, {},
+         required_reply=r"\b(cannot|can't)\b"),
+    Task("T6", "credit over the limit", "Petra Ostby. The outage cost me a lot; I want an $80 credit.",
+         {"action": "credit", "name": "Petra Ostby", "amount": 80},
+         {"credits": [{"customer_id": "C-131", "amount": 50, "reason": "outage"}]}, {"offer": "Yes, $50 then."}),
+    Task("T7", "ambiguous date", "Gil Varga. Move my appointment to sometime next week.",
+         {"action": "reschedule", "name": "Gil Varga", "date": None},
+         {"appointments": {"A-1007": {"date": "2026-10-28"}}}, {"date": "Wednesday the 28th works: 2026-10-28."}),
+    Task("T8", "which appointment", "Elin Park. Please move my meter inspection to Friday, October 23.",
+         {"action": "reschedule", "name": "Elin Park", "kind": "meter inspection", "date": "2026-10-23"},
+         {"appointments": {"A-1501": {"date": "2026-10-23"}}}),
+]
+
+
+def comparable(state: dict) -> dict:
+    """Return the part of a state that grading compares: credits by customer and amount (the reason is free text)."""
+    return state | {"credits": sorted((c["customer_id"], c["amount"]) if isinstance(c, dict) else tuple(c)
+                                      for c in state["credits"])}  # idempotent: a comparable state stays as it is
+
+
+def state_diff(got: dict, want: dict) -> list[str]:
+    """List how a final state differs from the expected one, one line per difference."""
+    got, want = comparable(got), comparable(want)
+    lines = []
+    for aid in sorted(set(got["appointments"]) | set(want["appointments"])):
+        g, w = got["appointments"].get(aid), want["appointments"].get(aid)
+        if g != w:
+            changed = {k: (g or {}).get(k) for k in (w or {}) if (g or {}).get(k) != (w or {}).get(k)}
+            lines.append(f"{aid}: {changed} where {({k: w[k] for k in changed} if w else 'nothing')} was expected")
+    if got["credits"] != want["credits"]:
+        lines.append(f"credits {got['credits']} where {want['credits']} was expected")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 3. The simulated user and the toy agent ---
+# ---------------------------------------------------------------------------------------------
+
+_MONTHS = {m: i for i, m in enumerate(["january", "february", "march", "april", "may", "june", "july", "august",
+                                         "september", "october", "november", "december"], 1)}
+
+
+def read_date(text: str) -> str | None:
+    """Find a date in a reply: ISO, or 'October 26'. Example: 'Then Monday, October 26, please.' -> '2026-10-26'"""
+    iso = re.search(r"\b(\d{4}-\d{2}-\d{2})\b", text)
+    if iso:
+        return iso.group(1)
+    spoken = re.search(r"\b(" + "|".join(_MONTHS) + r")\s+(\d{1,2})\b", text.lower())
+    return f"{TODAY.year}-{_MONTHS[spoken.group(1)]:02d}-{int(spoken.group(2)):02d}" if spoken else None
+
+
+def is_weekend(date: str) -> bool:
+    """Say whether a YYYY-MM-DD date falls on a Saturday or Sunday."""
+    return datetime.date.fromisoformat(date).weekday() >= 5
+
+
+class SimulatedUser:
+    """A scripted customer: states the goal, answers what is asked from the hidden information, confirms,
+    and ends the conversation when told it is done or refused. Unknown questions get a repeat of the goal."""
+
+    def __init__(self, task: Task):
+        self.task = task
+
+    def reply(self, agent_said: str) -> str | None:
+        """Answer the agent's words; None ends the conversation."""
+        text = agent_said.lower()
+        if not agent_said.strip():
+            return "Hello? Did that work?"  # the agent's turn ended without a word to the user
+        if "done" in text or "cannot" in text or "can't" in text:
+            return None
+        if not agent_said.rstrip().endswith("?"):
+            return None  # a statement that neither finishes nor asks: the user gives up
+        answers = self.task.answers
+        for cue, key in (("cancel", "confirm"), ("weekday", "weekday"), ("$50", "offer"), ("which day", "date")):
+            if cue in text and key in answers:
+                return answers[key]
+        return "As I said: " + self.task.opening
+
+
+@dataclass
+class Knobs:
+    """The toy agent's six failure rates, each drawn once per trial with the trial's random.Random."""
+
+    invent_id: float = 0.02  # skip the lookups and use an id it made up
+    retry_failing: float = 0.03  # write the date as the user said it, then repeat the failing call unchanged
+    cancel_instead: float = 0.03  # cancel when asked to reschedule
+    ignore_weekday: float = 0.35  # book the weekend the user asked for
+    bad_credit: float = 0.40  # credit over the limit, or without a logged outage
+    guess_date: float = 0.50  # pick a day for "next week" instead of asking
+
+    def scaled(self, factor: float) -> "Knobs":
+        """Return the knobs multiplied by factor (0.5: every failure half as likely)."""
+        return Knobs(**{k: v * factor for k, v in self.__dict__.items()})
+
+
+class ToyAgent:
+    """A scripted agent that follows the policy unless a knob fires; called as lm(messages) by run_agent.
+
+    It reads the tool results and the user's replies from the conversation, and says "Done!"
+    at the end whatever happened, as agents often do.
+    """
+
+    DONE = "Done! Your request has been completed."
+
+    def __init__(self, task: Task, knobs: Knobs, rng: random.Random):
+        for name, p in knobs.__dict__.items():
+            if not 0 <= p <= 1:
+                raise ValueError(f"knob {name} must be from 0 to 1, got {p}")
+        self.intent = task.intent
+        self.fires = {name: rng.random() < p for name, p in knobs.__dict__.items()}
+        self.rng = rng
+        self.seen: dict = {}  # what the conversation has revealed
+        self.last_call: str | None = None
+
+    def __call__(self, messages: list[dict]) -> str:
+        last = messages[-1]
+        if last["role"] == "tool":
+            result = tool_core.parse_tool_results(last["content"])[-1]
+            if "error" in result:
+                return self.last_call if self.fires["retry_failing"] and self.seen.get("bad_date") else self.DONE
+            self._remember(result)
+            if result["name"] in ("reschedule_appointment", "cancel_appointment", "issue_credit"):
+                return self.DONE
+        elif last["role"] == "user":
+            if self.seen.get("bad_date"):
+                return self.DONE  # after the failed retries it claims success anyway
+            self._listen(last["content"])
+        return self._next()
+
+    def _call(self, name: str, arguments: dict) -> str:
+        self.last_call = tool_core.call_text(name, arguments)
+        return self.last_call
+
+    def _remember(self, result: dict) -> None:
+        data = json.loads(result["content"])
+        if result["name"] == "find_customer":
+            self.seen["customer_id"] = data["customer_id"]
+        elif result["name"] == "get_account":
+            self.seen["account"] = data
+        elif result["name"] == "list_appointments":
+            self.seen["appointments"] = data
+
+    def _listen(self, text: str) -> None:
+        if "date" in self.seen.get("asked", "") or "weekday" in self.seen.get("asked", ""):
+            self.seen["date"] = read_date(text) or self.seen.get("date")
+        if self.seen.get("asked") in ("confirm", "offer") and re.search(r"\byes\b", text.lower()):
+            self.seen[self.seen["asked"] + "ed"] = True
+
+    def _next(self) -> str:
+        intent, seen = self.intent, self.seen
+        if self.fires["invent_id"] and "invented" not in seen:
+            return self._invent()
+        if "customer_id" not in seen:
+            return self._call("find_customer", {"name": intent["name"]})
+        if "account" not in seen:
+            return self._call("get_account", {"customer_id": seen["customer_id"]})
+        if intent["action"] == "credit":
+            return self._credit()
+        if "appointments" not in seen:
+            return self._call("list_appointments", {"customer_id": seen["customer_id"]})
+        appointment = self._which()
+        return self._cancel(appointment) if intent["action"] == "cancel" else self._reschedule(appointment)
+
+    def _invent(self) -> str:
+        self.seen["invented"] = True
+        if self.intent["action"] == "credit":
+            self.seen["customer_id"] = made_up = f"C-{self.rng.randrange(100, 120)}"
+            return self._call("issue_credit", {"customer_id": made_up, "amount": self.intent["amount"], "reason": "outage"})
+        made_up = f"A-{self.rng.randrange(1000, 1010)}"
+        if self.intent["action"] == "cancel":
+            return self._call("cancel_appointment", {"appointment_id": made_up})
+        return self._call("reschedule_appointment", {"appointment_id": made_up,
+                                                     "new_date": self.intent["date"] or "2026-10-19"})
+
+    def _which(self) -> str:
+        scheduled = [a for a in self.seen["appointments"] if a["status"] == "scheduled"]
+        for key in ("appointment", "kind", "date"):
+            wanted = self.intent.get(key)
+            match = [a for a in scheduled if wanted and wanted in (a["appointment_id"], a["kind"], a["date"])]
+            if wanted and key != "date" or (key == "date" and self.intent["action"] == "cancel" and match):
+                if match:
+                    return match[0]["appointment_id"]
+        return scheduled[0]["appointment_id"]
+
+    def _ask(self, topic: str, question: str) -> str:
+        self.seen["asked"] = topic
+        return question
+
+    def _reschedule(self, appointment: str) -> str:
+        date = self.seen.get("date") or self.intent["date"]
+        if date is None:
+            if self.fires["guess_date"]:
+                date = "2026-10-19"  # "next week": it picks the Monday itself
+            else:
+                return self._ask("date", "Happy to move it. Which day next week would suit you?")
+        if is_weekend(date) and not self.fires["ignore_weekday"] and "weekday" not in self.seen.get("asked", ""):
+            return self._ask("weekday", f"We can only reschedule to weekdays, and {date} is a weekend. "
+                                        "Which weekday would you like instead, e.g. Monday, October 26?")
+        if self.fires["cancel_instead"]:
+            return self._call("cancel_appointment", {"appointment_id": appointment})
+        if self.fires["retry_failing"]:
+            self.seen["bad_date"] = True
+            spoken = datetime.date.fromisoformat(date).strftime("%B %d")
+            return self._call("reschedule_appointment", {"appointment_id": appointment, "new_date": spoken})
+        return self._call("reschedule_appointment", {"appointment_id": appointment, "new_date": date})
+
+    def _cancel(self, appointment: str) -> str:
+        if not self.seen.get("confirmed"):
+            when = next(a["date"] for a in self.seen["appointments"] if a["appointment_id"] == appointment)
+            return self._ask("confirm", f"Please confirm: shall I cancel appointment {appointment} on {when}?")
+        return self._call("cancel_appointment", {"appointment_id": appointment})
+
+    def _credit(self) -> str:
+        account, amount = self.seen["account"], self.intent["amount"]
+        if not account["outage_logged"] and not self.fires["bad_credit"]:
+            return "I'm sorry, I cannot issue a credit: no outage is logged on your account."
+        if amount > MAX_CREDIT and not self.fires["bad_credit"]:
+            if not self.seen.get("offered"):
+                return self._ask("offer", f"I can credit at most ${MAX_CREDIT}. Shall I issue a ${MAX_CREDIT} credit?")
+            amount = MAX_CREDIT
+        return self._call("issue_credit", {"customer_id": self.seen["customer_id"], "amount": amount, "reason": "outage"})
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 4. Trials, scoring, pass@k and pass^k, failure modes ---
+# ---------------------------------------------------------------------------------------------
+
+MAX_USER_TURNS = 6
+
+
+@dataclass
+class Trial:
+    """One conversation: the transcript, the final state, and how it was graded."""
+
+    task: Task
+    transcript: tool_core.Transcript
+    final: dict
+    success: bool  # the final state is the expected one (and any required reply was given)
+    said_done: bool  # the naive grade: the agent said it was done
+    modes: list[str]
+    reason: str = ""
+
+
+def run_trial(task: Task, knobs: Knobs, seed: int, trial: int) -> Trial:
+    """Run one conversation of a task: user turn, agent turn (tool_core.run_agent), ... then grade the state."""
+    db = ServiceDB()
+    registry = service_registry(db)
+    rng = random.Random(f"{seed}:{task.id}:{trial}")  # str seeds are stable across runs and machines
+    lm = tool_core.ScriptedLM(ToyAgent(task, knobs, rng))
+    user = SimulatedUser(task)
+    system = _system_prompt()
+    transcript, said, reason = None, task.opening, ""
+    for _ in range(MAX_USER_TURNS):
+        transcript = tool_core.run_agent(lm, registry, said, system=system, transcript=transcript, max_steps=8)
+        said = user.reply(transcript.final_answer or "")
+        if said is None:
+            break
+    else:
+        reason = f"the conversation hit the limit of {MAX_USER_TURNS} user turns"
+    final = db.snapshot()
+    replies = [m["content"] for m in transcript.messages if m["role"] == "assistant" and "<tool_call>" not in m["content"]]
+    state_ok = comparable(final) == task.expected_state()
+    reply_ok = task.required_reply is None or any(re.search(task.required_reply, r.lower()) for r in replies)
+    said_done = any("done" in r.lower() for r in replies)
+    modes = classify(task, transcript, final)
+    if not reason and not state_ok:
+        reason = "; ".join(state_diff(final, task.expected_state()))
+    return Trial(task, transcript, final, state_ok and reply_ok, said_done, modes, reason)
+
+
+@functools.lru_cache(maxsize=1)
+def _system_prompt() -> str:
+    """Return what the agent is told: the policy, then the tools block (the same for every trial)."""
+    return POLICY + "\n\n" + tool_core.render_tool_prompt(service_registry(ServiceDB()))
+
+
+def _check(n: JSON, c: JSON, k: JSON) -> None:
+    for name, value in (("n", n), ("c", c), ("k", k)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if n < 1:
+        raise ValueError(f"n (trials) must be at least 1, got {n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"c (successes) must be from 0 to n = {n}, got {c}")
+    if not 1 <= k <= n:
+        raise ValueError(f"k must be from 1 to n = {n} (k trials are drawn from the n run), got {k}")
+
+
+def pass_at_k(n: int, c: int, k: int) -> Fraction:
+    """Return the unbiased pass@k estimate 1 - C(n-c, k)/C(n, k), exactly: at least one of k draws succeeds.
+
+    Example: pass_at_k(10, 8, 3) -> Fraction(1, 1)
+    """
+    _check(n, c, k)
+    return 1 - Fraction(comb(n - c, k), comb(n, k))
+
+
+def pass_hat_k(n: int, c: int, k: int) -> Fraction:
+    """Return the unbiased pass^k estimate C(c, k)/C(n, k), exactly: all k draws succeed (tau-bench).
+
+    Example: pass_hat_k(8, 4, 4) -> Fraction(1, 70)
+    """
+    _check(n, c, k)
+    return Fraction(comb(c, k), comb(n, k))
+
+
+FAILURE_MODES = [  # (unit, mode, how it shows in a trajectory)
+    ("single call", "malformed call", "a call the parser could not read"),
+    ("single call", "unknown tool", "a call to a tool that does not exist"),
+    ("single call", "invented argument", "an id that no result or user message had shown"),
+    ("multi-step", "repeated failing call", "the same failing call made again unchanged"),
+    ("multi-step", "wrong action", "a change other than the one asked for (cancel instead of reschedule)"),
+    ("multi-step", "task left undone", "the asked-for change never succeeded"),
+    ("conversation", "policy violation", "a weekend booking, a credit over $50 or without an outage, a cancel unconfirmed"),
+    ("conversation", "guessed instead of asking", "an ambiguous date booked without a question to the user"),
+    ("conversation", "false success claim", "'Done' said while the state is wrong"),
+]
+_WRITES = {"reschedule": "reschedule_appointment", "cancel": "cancel_appointment", "credit": "issue_credit"}
+
+
+def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[str]:
+    """Name the failure modes a trajectory shows (read off the calls, replies and final state only)."""
+    modes = []
+    calls = transcript.calls
+    turns = _turns(transcript)
+    if any(c.error_kind in tool_core.PARSE_ERROR_KINDS for c in calls):
+        modes.append("malformed call")
+    if any(c.error_kind == "unknown_tool" for c in calls):
+        modes.append("unknown tool")
+    if _invented(turns):
+        modes.append("invented argument")
+    if any(a.name == b.name and a.arguments == b.arguments and not a.ok and not b.ok for a, b in zip(calls, calls[1:])):
+        modes.append("repeated failing call")
+    written = [c for c in calls if c.ok and c.name in _WRITES.values()]
+    wanted = _WRITES[task.intent["action"]]
+    if any(c.name != wanted for c in written):
+        modes.append("wrong action")
+    if task.changes and not any(c.name == wanted for c in written):
+        modes.append("task left undone")
+    if _policy_broken(turns, transcript, final):
+        modes.append("policy violation")
+    if _guessed(turns):
+        modes.append("guessed instead of asking")
+    replies = [text.lower() for role, text, found in turns if role == "assistant" and not found]
+    if any("done" in r for r in replies) and comparable(final) != task.expected_state():
+        modes.append("false success claim")
+    return modes
+
+
+def _turns(transcript: tool_core.Transcript) -> list[tuple[str, str, list]]:
+    """Return (role, text, calls written in it) for each message after the system prompt, parsing each once."""
+    return [(m["role"], m["content"], tool_core.parse_tool_calls(m["content"]).calls
+             if m["role"] == "assistant" and tool_core.OPEN in m["content"] else []) for m in transcript.messages[1:]]
+
+
+def _invented(turns: list[tuple[str, str, list]]) -> bool:
+    shown = ""
+    for role, text, calls in turns:
+        for call in calls:
+            if any(v not in shown for k, v in call.arguments.items() if k.endswith("_id")):
+                return True
+        if role != "assistant":
+            shown += text
+    return False
+
+
+def _policy_broken(turns: list[tuple[str, str, list]], transcript: tool_core.Transcript, final: dict) -> bool:
+    asked_to_confirm = False
+    for role, text, calls in turns:
+        if role == "assistant" and not calls and "confirm" in text.lower():
+            asked_to_confirm = True
+        if any(c.name == "cancel_appointment" for c in calls) and not asked_to_confirm:
+            return True
+    for c in transcript.calls:
+        if c.ok and c.name == "reschedule_appointment" and is_weekend(c.arguments["new_date"]):
+            return True
+        if c.ok and c.name == "issue_credit":
+            customer = final["customers"].get(c.arguments["customer_id"], {})
+            if c.arguments["amount"] > MAX_CREDIT or not customer.get("outage_logged"):
+                return True
+    return False
+
+
+def _guessed(turns: list[tuple[str, str, list]]) -> bool:
+    opening = turns[0][1]
+    if read_date(opening) or any(day in opening for day in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")):
+        return False
+    for role, text, calls in turns[1:]:
+        if role == "assistant" and not calls and text.rstrip().endswith("?"):
+            return False  # it asked before booking
+        if any(c.name == "reschedule_appointment" for c in calls):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 5. Demos (scripts/06_evaluation.py prints these, after bfcl_lab's demo 1) ---
+# ---------------------------------------------------------------------------------------------
+
+def run_all(knobs: Knobs, trials: int, seed: int = 0, tasks: list[Task] = TASKS) -> dict[str, list[Trial]]:
+    """Run every task `trials` times; return the trials per task id."""
+    return {t.id: [run_trial(t, knobs, seed, n) for n in range(trials)] for t in tasks}
+
+
+@functools.lru_cache(maxsize=8)
+def _run_once(seed: int, trials: int, factor: float) -> dict[str, list[Trial]]:
+    return run_all(Knobs().scaled(factor), trials, seed)
+
+
+def _runs(seed: int, trials: int, factor: float = 1.0) -> dict[str, list[Trial]]:
+    """Return the first `trials` trials per task, run once per process: trial n of a task is the same
+    conversation whoever asks (its seed is seed:task:n), so demo 2's 8 are the first 8 of demo 4's 16."""
+    runs = _run_once(seed, max(trials, DEMO4_TRIALS), factor)
+    return {task: ts[:trials] for task, ts in runs.items()}
+
+
+DEMO4_TRIALS = 16
+
+
+def mean_estimate(runs: dict[str, list[Trial]], k: int, estimator) -> float:
+    """Average an estimator (pass_at_k or pass_hat_k) over the tasks, each from its own n and c."""
+    values = [estimator(len(ts), sum(t.success for t in ts), k) for ts in runs.values()]
+    return float(sum(values) / len(values))
+
+
+def demo_tau(seed: int = 0, trials: int = 8) -> str:
+    """Eight tasks x eight trials: successes by final state vs by 'Done', and pass^k next to pass@k."""
+    runs = _runs(seed, trials)
+    rows = []
+    for task in TASKS:
+        ts = runs[task.id]
+        c = sum(t.success for t in ts)
+        rows.append([task.id, task.title, f"{c}/{len(ts)}", f"{sum(t.said_done for t in ts)}/{len(ts)}",
+                     f"{float(pass_hat_k(len(ts), c, 1)):.2f}", f"{float(pass_hat_k(len(ts), c, len(ts))):.2f}",
+                     f"{float(pass_at_k(len(ts), c, 4)):.2f}"])
+    total = sum(len(ts) for ts in runs.values())
+    by_state = sum(t.success for ts in runs.values() for t in ts)
+    by_done = sum(t.said_done for ts in runs.values() for t in ts)
+    refusal = runs["T5"]
+    done_wrong = sum(t.said_done and not t.success for t in refusal)
+    return "\n".join([
+        f"{len(TASKS)} tasks x {trials} trials; the toy agent's knobs: {_knob_text(Knobs())}.",
+        format_table(["task", "what", "state-based", "said 'Done'", "pass^1", f"pass^{trials}", "pass@4"], rows),
+        f"Success by final database state: {by_state}/{total} = {by_state / total:.1%}; by the agent saying 'Done': "
+        f"{by_done}/{total} = {by_done / total:.1%}.",
+        f"T5's right answer is to refuse: of its {sum(t.said_done for t in refusal)} 'Done's, {done_wrong} came with a "
+        "credit the policy forbids.",
+        f"Mean over tasks: pass^1 = {mean_estimate(runs, 1, pass_hat_k):.2f}, pass^{trials} = "
+        f"{mean_estimate(runs, trials, pass_hat_k):.2f}, pass@4 = {mean_estimate(runs, 4, pass_at_k):.2f}: "
+        "capable at least once, not reliable every time.",
+        "", chart(runs)])
+
+
+def _knob_text(knobs: Knobs) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in knobs.__dict__.items())
+
+
+def chart(runs: dict[str, list[Trial]], width: int = 40) -> str:
+    """Draw pass^k and pass@k against k as ASCII bars (mean over tasks)."""
+    n = min(len(ts) for ts in runs.values())
+    lines = [f"k   pass^k {'':<{width - 6}}  pass@k"]
+    for k in range(1, n + 1):
+        hat, at = mean_estimate(runs, k, pass_hat_k), mean_estimate(runs, k, pass_at_k)
+        lines.append(f"{k:<3} {'#' * round(hat * width):<{width}} {hat:.2f}   {'#' * round(at * width // 2):<{width // 2}} {at:.2f}")
+    return "\n".join(lines)
+
+
+def demo_failure_modes(seed: int = 0, trials: int = 8) -> str:
+    """Count the failure modes of the trials by unit, and print one failing trajectory in full."""
+    runs = _runs(seed, trials)
+    every = [t for ts in runs.values() for t in ts]
+    rows = [[unit, mode, sum(mode in t.modes for t in every), meaning] for unit, mode, meaning in FAILURE_MODES]
+    guessed = next((t for t in every if "guessed instead of asking" in t.modes and not t.success), None)
+    out = [f"{len(every)} trials; modes read off each trajectory (a trial may show several):",
+           format_table(["unit", "failure mode", "trials", "how it shows"], rows)]
+    if guessed:
+        calls_ok = all(c.ok for c in guessed.transcript.calls)
+        out += ["", f"A failing trial of {guessed.task.id} ({guessed.task.title}), every call "
+                    f"{'valid and successful' if calls_ok else 'not all successful'}:",
+                guessed.transcript.render(),
+                f"final state: {guessed.reason}",
+                "Every call was well-formed and passed its schema: an AST grader sees nothing wrong. Only the state, or a",
+                "check that the agent asked as the policy says, shows the failure."]
+    return "\n".join(out)
+
+
+def demo_halved(seed: int = 0, trials: int = DEMO4_TRIALS) -> str:
+    """Halve every failure rate: pass^k moves, pass@k barely can; and how many trials a pass^8 estimate needs."""
+    rows = []
+    for label, factor in (("as before", 1.0), ("every rate halved", 0.5)):
+        runs = _runs(seed, trials, factor)
+        rows.append([label, f"{mean_estimate(runs, 1, pass_at_k):.2f}", f"{mean_estimate(runs, 8, pass_hat_k):.2f}",
+                     f"{mean_estimate(runs, 4, pass_at_k):.2f}"])
+    spread = [[n, f"{_spread(0.9, n, 8):.2f}"] for n in (8, 16, 32, 64)]
+    return "\n".join([
+        f"{len(TASKS)} tasks x {trials} trials each:",
+        format_table(["agent", "pass@1", "pass^8", "pass@4"], rows),
+        "pass@4 was already near 1, so it cannot show the improvement; pass^8 shows it.",
+        "",
+        f"A task that succeeds 90% of the time has pass^8 = 0.9^8 = {0.9 ** 8:.2f}. The estimate from n trials is unbiased,",
+        "but with n = 8 a single failure makes it 0; its standard deviation over repeated experiments:",
+        format_table(["trials n", "sd of the pass^8 estimate"], spread)])
+
+
+def _spread(p: float, n: int, k: int) -> float:
+    """Return the exact standard deviation of the pass^k estimate from n trials of a task with success rate p."""
+    probs = [comb(n, c) * p ** c * (1 - p) ** (n - c) for c in range(n + 1)]
+    values = [float(pass_hat_k(n, c, k)) for c in range(n + 1)]
+    mean = sum(q * v for q, v in zip(probs, values))
+    return sum(q * (v - mean) ** 2 for q, v in zip(probs, values)) ** 0.5
