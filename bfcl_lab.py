@@ -23,12 +23,15 @@ unmatched output that passes, so a correct answer in an unusual order can fail
 (`optimal=True` pairs them properly instead, an explicit departure); a bool is not an int,
 5.0 is not an int, but an int passes for a float at the top level of a float parameter
 only; strings are compared after dropping spaces and , . / - _ * ^ and lower-casing; a
-nested type check passes at once when "" comes before the list options.
+nested type check passes as soon as "" is among the options, and an empty list passes where
+"" marks a list parameter optional.
 
 What it leaves out: Java and JavaScript entries (their type converters), multi-turn and
 agentic categories (state-based), and the decoder's eval of arithmetic and lambdas in
 arguments: model-written text is never evaluated here (arithmetic goes through
-tool_core.calculate; a lambda is a decode failure).
+tool_core.calculate; a lambda is a decode failure). Two more departures in the decoder: BFCL
+reads every unary operator as minus (+5 becomes -5, a bug); we read only minus and refuse the
+rest; and a **kwargs argument is dropped instead of kept under the key None.
 """
 from __future__ import annotations
 
@@ -224,7 +227,13 @@ def _check_value(param: str, value: JSON, spec: dict, options: list) -> Verdict:
     if type_name not in PYTHON_TYPES:
         raise ValueError(f"unknown parameter type {type_name!r} for {param!r}; BFCL's Python types are {sorted(PYTHON_TYPES)}")
     expected = PYTHON_TYPES[type_name]
-    inner = PYTHON_TYPES.get(spec.get("items", {}).get("type")) if type_name in ("array", "tuple") else None
+    inner = None
+    if type_name in ("array", "tuple"):  # BFCL reads the item type too, and cannot grade without a known one
+        item_type = spec.get("items", {}).get("type") if isinstance(spec.get("items"), dict) else None
+        if item_type not in PYTHON_TYPES:
+            raise ValueError(f"parameter {param!r} is an {type_name} whose item type {item_type!r} is not one of "
+                             f"{sorted(PYTHON_TYPES)}")
+        inner = PYTHON_TYPES[item_type]
     if type_name == "tuple" and type(value) is tuple:
         value = list(value)
     if type_name == "float" and type(value) is int:
@@ -292,7 +301,8 @@ def _string_check(param: str, value: str, options: list) -> Verdict:
 
 def _list_check(param: str, value: list, options: list) -> Verdict:
     norm = [standardize(v) if type(v) is str else v for v in value]
-    candidates = [[standardize(x) if type(x) is str else x for x in o] for o in options if isinstance(o, list)]
+    # subtle: BFCL walks every option item by item, so the optional marker "" becomes [] and an empty list passes
+    candidates = [[standardize(x) if type(x) is str else x for x in o] for o in options if isinstance(o, (list, str))]
     if norm not in candidates:
         return Verdict(False, "value_error:list/tuple", f"Invalid value for parameter {param!r}: {value!r}. "
                        f"Expected one of {options}.")
@@ -312,23 +322,26 @@ def _dict_check(param: str, value: dict, options: list) -> Verdict:
 
 
 def _dict_against(value: dict, option: dict) -> Verdict:
+    verdict = PASS
     for key, item in value.items():
         if key not in option:
-            return Verdict(False, "value_error:dict_key", f"Unexpected dict key parameter: {key!r}.")
+            verdict = Verdict(False, "value_error:dict_key", f"Unexpected dict key parameter: {key!r}.")
+            break
         allowed = [standardize(x) if type(x) is str else x for x in option[key]]
         if (standardize(item) if type(item) is str else item) not in allowed:
-            return Verdict(False, "value_error:dict_value", f"Invalid value for parameter {key!r}: {item!r}. "
-                           f"Expected one of {allowed}.")
-    for key, allowed in option.items():
+            verdict = Verdict(False, "value_error:dict_value", f"Invalid value for parameter {key!r}: {item!r}. "
+                              f"Expected one of {allowed}.")
+            break
+    for key, allowed in option.items():  # subtle: BFCL checks for missing keys even after a bad value, and says so last
         if key not in value and "" not in allowed:
             return Verdict(False, "value_error:dict_key", f"Missing dict key parameter: {key!r}.")
-    return PASS
+    return verdict
 
 
 def _list_of_dicts_check(param: str, value: list, options: list) -> Verdict:
     verdict = Verdict(False, "list_dict_checker:unclear", "")
     for option in options:
-        if not isinstance(option, list) or len(value) != len(option):
+        if not isinstance(option, (list, str)) or len(value) != len(option):  # "" has length 0: [] passes it
             verdict = Verdict(False, "value_error:list_dict_count", "Wrong number of dictionaries in the list.")
             continue
         for item, expected in zip(value, option):
