@@ -109,11 +109,11 @@ class ToolExecutionError(Exception):
 
 
 def is_retryable(exc: BaseException) -> bool:
-    """Say whether retrying the same call can help: timeouts, rate limits and 5xx can; the rest cannot."""
+    """Say whether retrying the same call can help: timeouts, rate limits and 5xx can (not 501 Not Implemented)."""
     if isinstance(exc, ToolExecutionError):
         if exc.retryable is not None:
             return exc.retryable
-        return exc.status is not None and (exc.status in (408, 429) or exc.status >= 500)
+        return exc.status is not None and (exc.status in (408, 429) or (500 <= exc.status < 600 and exc.status != 501))
     # subtle: socket.timeout is TimeoutError since 3.10; ConnectionError covers resets and refusals.
     return isinstance(exc, (TimeoutError, ConnectionError))
 
@@ -973,7 +973,7 @@ class ToolRegistry:
 
     def __init__(self, tools: typing.Iterable[Tool] = ()):
         self._tools: dict[str, Tool] = {}
-        self._integers: dict[str, bool] = {}  # does the tool's schema mention "integer" anywhere?
+        self._integers: dict[str, tuple[dict, bool]] = {}  # name -> (the schema looked at, mentions "integer")
         for tool in tools:
             self.register(tool)
 
@@ -982,8 +982,17 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
-        self._integers[tool.name] = '"integer"' in json.dumps(tool.parameters)  # only then can 5.0 need an int
         return tool
+
+    def _mentions_integer(self, tool: Tool) -> bool:
+        """Say whether the tool's schema says "integer" anywhere (only then can a 5.0 need to become 5).
+
+        Worked out once per schema object: a tool whose parameters are replaced is looked at again.
+        """
+        cached = self._integers.get(tool.name)
+        if cached is None or cached[0] is not tool.parameters:
+            cached = self._integers[tool.name] = (tool.parameters, '"integer"' in json.dumps(tool.parameters, default=str))
+        return cached[1]
 
     def tool(self, fn: Callable | None = None, *, name: str | None = None, description: str | None = None,
              read_only: bool = False):
@@ -1027,7 +1036,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments", message=(
                 f"invalid arguments for {tool.name}: " + "; ".join(errors)
                 + f". Nothing was executed. Fix the arguments and call {tool.name} again."))
-        return _execute(tool, as_schema_types(tool.parameters, arguments) if self._integers[tool.name] else arguments)
+        return _execute(tool, as_schema_types(tool.parameters, arguments) if self._mentions_integer(tool) else arguments)
 
     def unknown_tool_message(self, name: object) -> str:
         """Say that a tool does not exist, list the real ones and the closest name."""
@@ -1890,7 +1899,7 @@ def demo_loop() -> str:
 def demo_prompt_cost() -> str:
     """Count what the tools cost in the system prompt, per tool and in all."""
     registry, _ = orrin_grid_registry()
-    per_tool = [[t.name, count_tokens(json.dumps(t.spec()))] for t in registry]
+    per_tool = [[t.name, count_tokens(json.dumps(t.spec(), ensure_ascii=False))] for t in registry]  # as the prompt writes it
     definitions = sum(n for _, n in per_tool)
     total = count_tokens(render_tool_prompt(registry))
     return (format_table(["tool", "tokens"], per_tool) +

@@ -9,12 +9,15 @@ from tool_core import calculate, count_tokens, format_table  # noqa: E402
 
 
 class Calculate(unittest.TestCase):
+    """calculate: exact values, and each guard (length, size, depth) refusing with a message that names it."""
+
     def test_arithmetic(self):
         cases = [
             ("17423 * 892", 15541316), ("17423 × 892", 15541316), ("120 + 85", 205),
             ("2 + 3 * 4", 14), ("(2 + 3) * 4", 20), ("-3 ** 2", -9), ("(-3) ** 2", 9), ("2 ** -1", 0.5),
             ("7 / 2", 3.5), ("7 // 2", 3), ("-7 // 2", -4), ("7 % 3", 1), ("84 ÷ 4", 21.0), ("+5", 5),
             ("1.5 * 4", 6.0), ("10 ** 300 // 10 ** 299", 10), ("  6*7 ", 42),
+            ("2 ** 4095", 1 << 4095), ("-(2 ** 4095)", -(1 << 4095)),  # 4096 bits: exactly at the size limit
         ]
         for expression, expected in cases:
             with self.subTest(expression=expression):
@@ -40,6 +43,7 @@ class Calculate(unittest.TestCase):
             ("9" * 1300, "1300 characters"), ("9" * 999 + " * " + "9" * 990, "1992 characters"),
             ("2 ** (10 ** 1000)", "more than 4096 bits"), ("9" * 600 + " ** 3", "more than 4096 bits"),
             ("10 ** 1000 * 10 ** 1000", "more than 4096 bits"),  # each factor has 3322 bits, the product 6644
+            ("2 ** 4096", "more than 4096 bits"), ("2 ** 4095 * 2", "more than 4096 bits"),  # 4097 bits
             ("1.5 ** (10 ** 1000)", "too large for floating point"), ("2.5 ** 3000", "too large for floating point"),
             ("0.5 ** (10 ** 1000)", "too large for floating point"), ("1e400", "not a finite number"),
             ("(" * 250 + "1" + ")" * 250, "cannot read"), ("(" * 300 + "1" + ")" * 300, "cannot read"),
@@ -114,6 +118,8 @@ class CountTokens(unittest.TestCase):
 
 
 class FormatTable(unittest.TestCase):
+    """format_table: exact layouts written by hand, wrapped cells included."""
+
     def test_aligned_columns(self):
         self.assertEqual(format_table(["a", "bb"], [[1, "x"], ["long", 2]]),
                          "a     bb\n----  --\n1     x\n" + "long  2")

@@ -170,6 +170,8 @@ class Concurrency(unittest.TestCase):
 
 
 class ToolChoice(unittest.TestCase):
+    """tool_choice: asked for in the prompt, checked on the reply, refused calls reported as not_allowed."""
+
     def test_auto_allows_a_direct_answer(self):
         registry, _ = orrin_grid_registry()
         self.assertEqual(run_agent(ScriptedLM(["hi"]), registry, "q", tool_choice="auto").stop_reason, "final_answer")
@@ -202,25 +204,25 @@ class ToolChoice(unittest.TestCase):
         self.assertEqual(t.final_answer, "done")
 
     def test_not_allowed_is_what_the_model_sees_and_nothing_runs(self):
-        rows = [  # (tool_choice, the model's replies, what the first result says, runs of (lookup, write))
-            ("none", [call_text("write", {}), "ok"],
+        rows = [  # (tool_choice, the refused call, the model's next reply, what the model reads, runs of (lookup, write))
+            ("none", "write", "ok",
              "write exists but is not allowed in this turn: tool_choice is 'none', so no tool may be called. "
              "Nothing was executed.", (0, 0)),
-            ("none", [call_text("lookup", {"x": 1}), "ok"],
+            ("none", "lookup", "ok",
              "lookup exists but is not allowed in this turn: tool_choice is 'none', so no tool may be called. "
              "Nothing was executed.", (0, 0)),
-            ("lookup", [call_text("write", {}), call_text("lookup", {"x": 1}), "ok"],
+            ("lookup", "write", call_text("lookup", {}),
              "write exists but is not allowed in this turn: tool_choice is 'lookup', so only lookup may be called. "
              "Nothing was executed.", (1, 0)),
-            ("write", [call_text("lookup", {"x": 1}), call_text("write", {}), "ok"],
+            ("write", "lookup", call_text("write", {}),
              "lookup exists but is not allowed in this turn: tool_choice is 'write', so only write may be called. "
              "Nothing was executed.", (0, 1)),
         ]
-        for choice, replies, message, runs in rows:
-            with self.subTest(tool_choice=choice, call=replies[0]):
+        for choice, called, reply, message, runs in rows:
+            with self.subTest(tool_choice=choice, called=called):
                 registry, counts = ToolRegistry(), {"lookup": 0, "write": 0}
 
-                def lookup(x: int) -> str:
+                def lookup() -> str:
                     """Count a read."""
                     counts["lookup"] += 1
                     return "read"
@@ -232,11 +234,11 @@ class ToolChoice(unittest.TestCase):
 
                 registry.register(tool_from_function(lookup, read_only=True))
                 registry.register(tool_from_function(write))
-                lm = ScriptedLM(replies)
+                lm = ScriptedLM([call_text(called, {}), reply] + (["ok"] if reply != "ok" else []))
                 t = run_agent(lm, registry, "q", tool_choice=choice)
-                seen = [m for m in lm.prompts[1] if m["role"] == "tool"][-1]  # as the model read it, next turn
-                self.assertEqual(results_in(seen), [{"name": replies[0][len('<tool_call>{"name": "'):].split('"')[0],
-                                                     "id": "call_1", "error": "not_allowed", "content": message}])
+                seen = [m for m in lm.prompts[1] if m["role"] == "tool"]  # the conversation of the next turn
+                self.assertEqual(results_in(seen[-1]),
+                                 [{"name": called, "id": "call_1", "error": "not_allowed", "content": message}])
                 self.assertEqual((t.calls[0].ok, t.calls[0].error_kind), (False, "not_allowed"))
                 self.assertEqual((counts["lookup"], counts["write"]), runs)
                 self.assertEqual(t.final_answer, "ok")

@@ -6,7 +6,7 @@ of a named kind (truncated, invalid_json, not_an_object, bad_name, bad_arguments
 the prose outside the calls is kept; and the naive regex parser silently loses what the robust one reports.
 Expected values are written by hand from the protocol's rules, never taken from running the code.
 The property tests are seeded (random.Random with fixed seeds), so every run checks the same inputs.
-What they leave out: the agent loop that feeds ParseErrors back to the model (test_core covers it).
+What they leave out: the agent loop that feeds ParseErrors back to the model (tests/test_loop.py covers it).
 """
 import json
 import random
@@ -38,9 +38,42 @@ SUB = block("get_substation", {"substation_id": "SS-218"})
 
 # --- 1. The twelve cases of the lecture demo ---
 
+INCIDENT_1474 = ("call", "get_incident", {"code": "E-1474"})
+SUBSTATION_218 = ("call", "get_substation", {"substation_id": "SS-218"})
+LECTURE_CASES = [  # (label, what a correct parser reports, what the regex parser returns), by hand from the protocol
+    ("truncated mid-JSON", [("error", "truncated")], []),  # no closing tag: the regex never matches
+    ("missing closing tag", [("error", "truncated")], []),
+    ("nested, over lines", [("call", "search_incidents", {"filters": {"substation_id": "SS-218", "status": "open"},
+                                                         "limit": 5})], []),  # no re.DOTALL: "." stops at "\n"
+    ("code fence", [SUBSTATION_218], []),  # the fence puts newlines inside the tags
+    ("two calls", [INCIDENT_1474, SUBSTATION_218], [INCIDENT_1474, SUBSTATION_218]),
+    ("text before and after", [INCIDENT_1474], [INCIDENT_1474]),
+    ("tag inside a string", [("call", "create_ticket", {"substation_id": "SS-218",
+                                                        "summary": "log shows </tool_call> in relay output"})],
+     []),  # the quoted tag ends the match early, json.loads fails, the call vanishes
+    ("single quotes", [("error", "invalid_json")], []),
+    ("trailing comma", [("error", "invalid_json")], []),
+    ("arguments as a string", [("error", "bad_arguments")], [("call", "get_incident", '{"code": "E-1474"}')]),
+    ("empty call", [("error", "invalid_json")], []),
+    ("no call at all", [], []),
+]
+
+
 class LectureCases(unittest.TestCase):
-    def test_twelve_cases_are_there(self):
-        self.assertEqual(len(tool_core.PARSER_CASES), 12)
+    """The twelve model outputs of scripts/03 demo 2, each outcome written by hand for both parsers."""
+
+    def test_each_case_by_hand(self):
+        self.assertEqual([label for label, _, _ in tool_core.PARSER_CASES], [label for label, _, _ in LECTURE_CASES])
+        for (label, text, truth), (_, expected, regex) in zip(tool_core.PARSER_CASES, LECTURE_CASES):
+            with self.subTest(label):
+                self.assertEqual(truth, expected)  # the module's truth column says what the lecture says
+                self.assertEqual(outcome(parse_tool_calls(text).items), expected)
+                self.assertEqual([("call", c.name, c.arguments) for c in parse_tool_calls_regex(text)], regex)
+
+    def test_regex_parser_is_wrong_on_nine_of_twelve(self):
+        # hand count from the table above: cases 1-4 and 7-11 differ from the truth, 5, 6 and 12 agree
+        wrong = [n for n, (_, expected, regex) in enumerate(LECTURE_CASES, 1) if regex != expected]
+        self.assertEqual(wrong, [1, 2, 3, 4, 7, 8, 9, 10, 11])
 
     def test_robust_parser_matches_truth(self):
         # the verdicts, written here by hand from the protocol's rules (not read from the module)
@@ -71,7 +104,7 @@ class LectureCases(unittest.TestCase):
                     self.assertNotEqual(got, truth)
                     self.assertTrue(got == [] or any(not isinstance(c.arguments, dict) for c in calls), got)
                 wrong += got != truth
-        self.assertGreaterEqual(wrong, 8)
+        self.assertEqual(wrong, 9)
 
     def test_regex_failure_mechanisms(self):
         cases = [  # (why it fails, text, what the regex parser returns)

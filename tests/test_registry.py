@@ -141,6 +141,8 @@ class Counting:
 
 
 class RegistryCall(unittest.TestCase):
+    """ToolRegistry.call: the order of checks, what each failure says, and which errors are retryable."""
+
     def setUp(self):
         self.body = Counting()
         self.registry = ToolRegistry()
@@ -214,7 +216,7 @@ class RegistryCall(unittest.TestCase):
                 self.assertEqual(is_retryable(exc), expected)
 
     def test_retryable_statuses(self):
-        cases = [(500, True), (501, True), (502, True), (503, True), (504, True), (599, True),
+        cases = [(500, True), (501, False), (502, True), (503, True), (504, True), (599, True), (600, False), (999, False),
                  (408, True), (429, True), (None, False), (200, False), (400, False), (401, False),
                  (403, False), (404, False), (407, False), (409, False), (422, False), (428, False),
                  (430, False), (499, False)]
@@ -458,6 +460,9 @@ class OrrinGridData(unittest.TestCase):
         self.assertEqual(one.call("search_incidents", {"filters": {"status": "open"}}).content, ["E-1474", "E-1502"])
         self.assertEqual(two.call("search_incidents", {"filters": {"status": "open"}}).content, ["E-1502"])
         self.assertEqual(orrin_grid_registry()[0].call("get_incident", {"code": "E-1474"}).content["status"], "resolved")
+        grid_one.substations["SS-218"]["maintainer"] = "Ivo Brandt"
+        for registry, maintainer in [(one, "Ivo Brandt"), (two, "Dana Okafor"), (orrin_grid_registry()[0], "Dana Okafor")]:
+            self.assertEqual(registry.call("get_substation", {"substation_id": "SS-218"}).content["maintainer"], maintainer)
 
     def test_a_given_back_end_is_shared_by_its_registries(self):
         grid = OrrinGrid()

@@ -270,6 +270,8 @@ class ValidateTables(unittest.TestCase):
 
 
 class ValidateMessages(unittest.TestCase):
+    """Every error names its path, what was expected and what was given; none is left out."""
+
     def test_message_names_path_expected_and_given(self):
         for schema, value, path, fragments in MESSAGES:
             with self.subTest(schema=schema, value=value):
