@@ -582,7 +582,7 @@ FAILURE_MODES = [  # (unit, mode, how it shows in a trajectory)
     ("multi-step", "task left undone", "the asked-for change never succeeded"),
     ("conversation", "policy violation", "a weekend booking, a credit over $50 or without an outage, a cancel unconfirmed"),
     ("conversation", "guessed instead of asking", "an ambiguous date booked without a question to the user"),
-    ("conversation", "false success claim", "'Done' said while the state is wrong"),
+    ("conversation", "false success claim", "'Done' said while the trial failed (wrong state, or no refusal)"),
 ]
 _WRITES = {"reschedule": "reschedule_appointment", "cancel": "cancel_appointment", "credit": "issue_credit"}
 
@@ -611,7 +611,8 @@ def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[
     if _guessed(turns):
         modes.append("guessed instead of asking")
     replies = [text.lower() for role, text, found in turns if role == "assistant" and not found]
-    if any("done" in r for r in replies) and comparable(final) != task.expected_state():
+    refused = task.required_reply is None or any(re.search(task.required_reply, r) for r in replies)
+    if any("done" in r for r in replies) and (comparable(final) != task.expected_state() or not refused):
         modes.append("false success claim")
     return modes
 
@@ -622,14 +623,17 @@ def _turns(transcript: tool_core.Transcript) -> list[tuple[str, str, list]]:
              if m["role"] == "assistant" and tool_core.OPEN in m["content"] else []) for m in transcript.messages[1:]]
 
 
+_ID = re.compile(r"\b[A-Z]-\d+\b")
+
+
 def _invented(turns: list[tuple[str, str, list]]) -> bool:
-    shown = ""
+    shown: set[str] = set()  # whole ids seen so far: "C-11" is not shown by "C-118"
     for role, text, calls in turns:
         for call in calls:
-            if any(v not in shown for k, v in call.arguments.items() if k.endswith("_id")):
+            if any(str(v) not in shown for k, v in call.arguments.items() if k.endswith("_id")):
                 return True
         if role != "assistant":
-            shown += text
+            shown |= set(_ID.findall(text))
     return False
 
 
@@ -706,7 +710,8 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
     by_state = sum(t.success for ts in runs.values() for t in ts)
     by_done = sum(t.said_done for ts in runs.values() for t in ts)
     refusal = runs["T5"]
-    done_wrong = sum(t.said_done and not t.success for t in refusal)
+    done_wrong = sum(t.said_done and any(c.ok and c.name == "issue_credit" for c in t.transcript.calls)
+                     for t in refusal)
     return "\n".join([
         f"{len(TASKS)} tasks x {trials} trials; the toy agent's knobs: {_knob_text(Knobs())}.",
         format_table(["task", "what", "state-based", "said 'Done'", "pass^1", f"pass^{trials}", "pass@4"], rows),
@@ -730,7 +735,7 @@ def chart(runs: dict[str, list[Trial]], width: int = 40) -> str:
     lines = [f"k   pass^k {'':<{width - 6}}  pass@k"]
     for k in range(1, n + 1):
         hat, at = mean_estimate(runs, k, pass_hat_k), mean_estimate(runs, k, pass_at_k)
-        lines.append(f"{k:<3} {'#' * round(hat * width):<{width}} {hat:.2f}   {'#' * round(at * width // 2):<{width // 2}} {at:.2f}")
+        lines.append(f"{k:<3} {'#' * round(hat * width):<{width}} {hat:.2f}   {'#' * round(at * width / 2):<{width // 2}} {at:.2f}")
     return "\n".join(lines)
 
 
