@@ -744,6 +744,8 @@ class Retrained:
         """Count where the retrained model opens calls: per text that needs one, and everywhere else."""
         needed = self.needed().values()
         rest = [s for s in self.sites if not s.needs_call]
+        if not needed or not rest:
+            raise ValueError("the test texts need both places that need a call and places that do not")
         return RetrainSummary(p_needed=sum(max(s.p_open for s in sites) for sites in needed) / len(needed),
                               p_elsewhere=sum(s.p_open for s in rest) / len(rest),
                               texts_called=sum(any(s.writes_call for s in sites) for sites in needed),
@@ -830,13 +832,15 @@ class ToolkenHead:
                 if label == NA:
                     continue
                 label = label if label.startswith("[") else "<word>"
-                for k in range(3):  # contexts of 0, 1 and 2 original tokens
-                    self.counts[tuple(tokens[max(0, j - k): j]) if k else ()][label] += 1
+                for k in range(3):  # contexts of 0, 1 and 2 original tokens, each level counted apart
+                    self.counts[(k,) + (tuple(tokens[max(0, j - k): j]) if k else ())][label] += 1
         return self
 
     def prob(self, label: str, context: list[str], k: int = 2) -> float:
         """Return P(label | last k tokens), smoothed by falling back on shorter contexts."""
-        h = tuple(context[-k:]) if k else ()
+        # subtle: near the start of a text the 1- and 2-token contexts are the same slice; keyed by level,
+        # each position is counted once per level, not three times under ()
+        h = (k,) + (tuple(context[-k:]) if k else ())
         lower = self.prob(label, context, k - 1) if k else 1 / (1 + len(self.toolkens()))
         seen = self.counts.get(h, Counter())
         return (seen[label] + self.strength * lower) / (sum(seen.values()) + self.strength)
@@ -1052,7 +1056,7 @@ def _calculator_before_qa(run: ToolformerRun) -> str:
     qa = min(c.gain for c in run.candidates if c.gold and c.tool == "QA")
     if calc >= qa:
         return "Here the calculator and QA gains overlap: no threshold separates them."
-    return (f"Any tau between {calc:.2f} and {qa:.2f} drops every calculator call and keeps every QA call: "
+    return (f"Any tau between {calc:.2f} and {qa:.2f} drops every right calculator call and keeps every right QA call: "
             "the loss rewards results that predict several tokens.")
 
 

@@ -3,11 +3,16 @@ ToolkenGPT's target, and smoke tests for both scripts (issue 3, section 5).
 
 Expected values come from the lecture (weights 1/3 .. 1/15; 2.5 / 2.1 / 0.8 -> 1.3; 4.0 / 3.0 / 2.6 -> 0.4) or from
 hand computation written out in comments; figures that depend on the corpus and the knobs are checked by mechanism
-(an inequality, an ordering) rather than by value.
+(an inequality, an ordering) rather than by value. needs_call is checked against every use of it (gold labels, the
+calls chosen at tau 0.5, the test's call sites, demo 3's wrong-call rows); best_calls, sweep_rows, the sweep's two
+explanations, the retraining summary and the ToolkenGPT head on lists small enough to count by hand. The scripts'
+stdout is the demos' output (whose every figure tests/test_toolformer_demos.py recomputes) and carries the figures
+that can be counted by hand.
 """
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -362,6 +367,127 @@ class WeightsAndFilter(unittest.TestCase):
         self.assertEqual(model.contexts[2], ("e", ["a", "b", "[", "Z", "]", "c", "d"]))
 
 
+def hand_candidate(text: int, tool: str, gold: bool, gain: float, position: int = 1) -> tl.Candidate:
+    """A candidate whose usefulness is set by hand: L(eps) = L(c, eps) = 5, L(c, r) = 5 - gain."""
+    return tl.Candidate(text, position, tool, {}, gold, "r", 5.0, 5.0, 5.0 - gain)
+
+
+class HandMadeCandidates(unittest.TestCase):
+    """best_calls, sweep_rows, the sweep's explanations and the retraining summary on lists small enough to count."""
+
+    def test_best_calls_keeps_the_largest_gain_per_text(self):
+        # losses (L(eps), L(c, eps), L(c, r)) -> gain = min of the first two - the third
+        a = tl.Candidate(0, 1, "Calculator", {}, False, "r", 3.0, 3.5, 2.5)  # 3.0 - 2.5 = 0.5, first for text 0
+        b = tl.Candidate(0, 2, "Calculator", {}, True, "r", 3.0, 3.5, 1.0)  # 3.0 - 1.0 = 2.0, the best
+        c = tl.Candidate(0, 3, "Calendar", {}, False, "r", 3.0, 2.0, 0.8)  # min(3, 2) - 0.8 = 1.2 (not 3 - 0.8 = 2.2)
+        d = tl.Candidate(1, 1, "QA", {}, True, "r", 2.0, 2.0, 1.0)  # 1.0
+        e = tl.Candidate(1, 2, "QA", {}, False, "r", 2.0, 2.5, 1.0)  # 1.0 as well: a tie keeps the first, d
+        f = tl.Candidate(2, 1, "Calendar", {}, False, "r", 1.0, 1.0, 1.5)  # -0.5
+        g = tl.Candidate(2, 2, "Calendar", {}, False, "r", 1.0, 1.0, 0.75)  # 0.25
+        candidates = [a, b, c, d, e, f, g]
+        table = [(None, {0: b, 1: d, 2: g}), (-1.0, {0: b, 1: d, 2: g}), (0.0, {0: b, 1: d, 2: g}),
+                 (0.25, {0: b, 1: d, 2: g}), (0.5, {0: b, 1: d}), (1.0, {0: b, 1: d}), (1.5, {0: b}), (2.0, {0: b}),
+                 (2.5, {})]
+        for tau, expected in table:
+            with self.subTest(tau=tau):
+                got = tl.best_calls(candidates, tau)
+                self.assertEqual(sorted(got), sorted(expected))
+                for n in expected:
+                    self.assertIs(got[n], expected[n])
+
+    def test_sweep_rows_on_hand_made_candidates(self):
+        cands = [hand_candidate(0, "Calculator", True, 1.8), hand_candidate(0, "Calculator", False, -0.1),
+                 hand_candidate(1, "QA", True, 3.2), hand_candidate(1, "QA", False, 0.2),
+                 hand_candidate(2, "Calendar", True, 0.6), hand_candidate(2, "Calendar", False, 0.0),
+                 hand_candidate(3, "Calendar", False, 1.2), hand_candidate(3, "Calendar", False, -0.3),
+                 hand_candidate(4, "Calendar", True, 2.5)]
+        # kept (gain >= tau), per tool "n (gold)", useless = not gold among the kept, over the kept
+        expected = [["no filter", 9, "2 (1 right)", "2 (1 right)", "5 (2 right)", "56%"],  # 5 of 9
+                    ["0", 7, "1 (1 right)", "2 (1 right)", "4 (2 right)", "43%"],  # 0.2, 0.0 and 1.2: 3 of 7
+                    ["0.5", 5, "1 (1 right)", "1 (1 right)", "3 (2 right)", "20%"],  # the 1.2 calendar: 1 of 5
+                    ["1", 4, "1 (1 right)", "1 (1 right)", "2 (1 right)", "25%"],  # 1 of 4
+                    ["1.5", 3, "1 (1 right)", "1 (1 right)", "1 (1 right)", "0%"],
+                    ["2", 2, "0 (0 right)", "1 (1 right)", "1 (1 right)", "0%"],
+                    ["3", 1, "0 (0 right)", "1 (1 right)", "0 (0 right)", "0%"]]
+        self.assertEqual(tl.TAUS, (None, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0))
+        for got, want in zip(tl.sweep_rows(cands), expected, strict=True):
+            with self.subTest(tau=want[0]):
+                self.assertEqual(got, want)
+        # nothing kept: the share is 0%, not a division by zero; one useless call kept alone: 1 of 1 = 100%
+        losers = [hand_candidate(0, "Calendar", False, -1.0), hand_candidate(1, "QA", True, -0.5)]
+        self.assertEqual(tl.sweep_rows(losers)[0], ["no filter", 2, "0 (0 right)", "1 (1 right)", "1 (0 right)", "50%"])
+        self.assertEqual(tl.sweep_rows(losers)[1], ["0", 0, "0 (0 right)", "0 (0 right)", "0 (0 right)", "0%"])
+        alone = [hand_candidate(0, "Calendar", False, 3.5), hand_candidate(1, "QA", True, -0.5)]
+        self.assertEqual(tl.sweep_rows(alone)[6], ["3", 1, "0 (0 right)", "0 (0 right)", "1 (0 right)", "100%"])
+
+    def test_calculator_before_qa_on_hand_made_gains(self):
+        def run(calc: list[float], qa: list[float]) -> tl.ToolformerRun:
+            cands = [hand_candidate(0, "Calculator", True, g) for g in calc]
+            cands += [hand_candidate(1, "QA", True, g) for g in qa]
+            # a wrong question that gains little is not a QA call the threshold must keep; a wrong calculation
+            # that loses is dropped by any threshold above 0
+            cands += [hand_candidate(0, "Calculator", False, -0.2), hand_candidate(1, "QA", False, 0.1)]
+            return tl.ToolformerRun(None, [], cands, 0, True)
+        # only the gold calls decide the range, so the sentence speaks of the right calls
+        separated = ("Any tau between {} and {} drops every right calculator call and keeps every right QA call: "
+                     "the loss rewards results that predict several tokens.")
+        overlap = "Here the calculator and QA gains overlap: no threshold separates them."
+        table = [(([1.0, 1.8], [3.0, 3.5]), separated.format("1.80", "3.00")),  # max calculator, min QA
+                 (([1.8, 1.0], [3.5, 3.0]), separated.format("1.80", "3.00")),
+                 (([1.0, 2.5], [2.0, 3.0]), overlap),  # 2.5 >= 2.0
+                 (([2.0], [2.0]), overlap),  # touching: no tau keeps 2.0 and drops 2.0
+                 (([0.5], [0.6]), separated.format("0.50", "0.60"))]
+        for (calc, qa), expected in table:
+            with self.subTest(calculator=calc, qa=qa):
+                self.assertEqual(tl._calculator_before_qa(run(calc, qa)), expected)
+
+    def test_lowest_calendar_on_a_hand_made_run(self):
+        # the bigram of KneserNey.test_hand_computed_bigram: P(the | cat) = .75 * P1(the) = .75 * .2 = .15, times .6
+        lm = tl.NGramLM(order=2).fit([["the", "cat"], ["the", "dog"]])
+        text = tl.Text(["the", "cat", "the", "dog"], "date", (2, 3), {})
+        cands = [hand_candidate(0, "Calendar", True, 1.5, position=3),
+                 hand_candidate(0, "Calendar", True, 0.7, position=2),  # the lowest right Calendar() call
+                 hand_candidate(0, "Calendar", False, 0.1, position=1),  # lower, but not gold
+                 hand_candidate(0, "Calculator", True, 0.2, position=2)]  # lower, but not a calendar
+        run = tl.ToolformerRun(lm, [text], cands, 0, True)
+        self.assertEqual(tl._lowest_calendar(run), "The lowest Calendar gain (0.70) is before 'the' after 'the cat', "
+                                                    "which the model alone already predicts with P = 0.09.")
+
+    def test_retrain_summary_by_hand(self):
+        s = tl.CallSite  # (text, position, P('['), greedy writes '[', needs a call)
+        sites = [s(0, 1, 0.1, False, False), s(0, 2, 0.3, False, True), s(0, 3, 0.05, False, False),
+                 s(0, 4, 0.6, True, True),  # text 0 needs a call at 2 or 4 and gets one at 4
+                 s(1, 5, 0.2, False, True), s(1, 6, 0.7, True, False),  # text 1 calls one token late
+                 s(2, 1, 0.0, False, False), s(2, 2, 0.15, False, False), s(2, 3, 0.2, True, False),  # needs none
+                 s(3, 1, 0.5, False, True)]  # text 3 needs one at 1, none written
+        result = tl.Retrained({}, [], None, sites)
+        self.assertEqual(result.needed(), {0: [sites[1], sites[3]], 1: [sites[4]], 3: [sites[9]]})
+        summary = result.summary()
+        # where needed: mean over texts 0, 1, 3 of their best P('['): (0.6 + 0.2 + 0.5) / 3 = 1.3 / 3
+        self.assertAlmostEqual(summary.p_needed, 1.3 / 3, places=12)
+        # elsewhere: (0.1 + 0.05 + 0.7 + 0.0 + 0.15 + 0.2) / 6 = 1.2 / 6 = 0.2
+        self.assertAlmostEqual(summary.p_elsewhere, 0.2, places=12)
+        self.assertEqual(summary.texts_called, 1)  # text 0 only
+        self.assertEqual(summary.texts_needing, 3)
+        self.assertEqual(summary.calls_elsewhere, 2)  # (1, 6) and (2, 3)
+        self.assertEqual(summary._fields, ("p_needed", "p_elsewhere", "texts_called", "texts_needing", "calls_elsewhere"))
+
+    def test_retrain_summary_needs_both_kinds_of_place(self):
+        # each mean divides by a count: texts that need a call (p_needed), places that need none (p_elsewhere);
+        # when either is empty there is nothing to average, which is the caller's mistake, not a 0
+        s = tl.CallSite
+        table = [("no sites", []),
+                 ("no text needs a call", [s(0, 1, 0.1, False, False), s(1, 1, 0.4, True, False)]),
+                 ("every place needs one", [s(0, 1, 0.1, False, True), s(1, 2, 0.4, True, True)])]
+        for name, sites in table:
+            with self.subTest(name):
+                with self.assertRaises(ValueError):
+                    tl.Retrained({}, [], None, sites).summary()
+        # one place of each kind is enough: (0.3) / 1 and (0.2) / 1
+        summary = tl.Retrained({}, [], None, [s(0, 1, 0.2, False, False), s(0, 2, 0.3, True, True)]).summary()
+        self.assertEqual(summary, (0.3, 0.2, 1, 1, 0))
+
+
 # --- 5. The pipeline: candidates, the megawatt and Ashholt sentences, the sweep, retraining ---
 
 class Pipeline(unittest.TestCase):
@@ -370,6 +496,7 @@ class Pipeline(unittest.TestCase):
         cls.base = tl.toolformer_pipeline(0)
         cls.rerun = tl.toolformer_pipeline(0)
         cls.punct = tl.toolformer_pipeline(0, content_only=False)
+        cls.retrained = tl.retrain(cls.base, 0.5, tl.toolformer_texts(1, held_out=True))
 
     def sentence(self, kind: str) -> tuple[int, tl.Text, list[tl.Candidate]]:
         n = next(k for k, t in enumerate(self.base.texts) if t.kind == kind)
@@ -525,6 +652,123 @@ class Pipeline(unittest.TestCase):
         self.assertEqual([t for k, t in enumerate(augmented) if k != n],
                          [t.tokens for k, t in enumerate(self.base.texts) if k != n])
 
+    # --- needs_call: one definition of where a call is needed, for labelling, choosing and grading ---
+
+    def test_needs_call_by_hand(self):
+        # positions counted by hand on the tokens ("Today is Thursday , October 15 , 2026 , ..." -> 2 and 4)
+        table = [("Today is Thursday, October 15, 2026, and the crews are out.", [2, 4]),
+                 ("The audit of the feeders starts today, Thursday, October 15, 2026.", [8, 10]),
+                 ("Today, Thursday, October 15, 2026, the office closes early.", [2, 4]),
+                 ("The new meters go live today, Thursday, October 15, 2026, at noon.", [7, 9]),
+                 ("The report was filed today, Thursday, October 15, 2026.", [6, 8]),  # held out
+                 ("The depot reopens today, Thursday, October 15, 2026, at 7 am.", [5, 7]),  # held out
+                 ("Billing runs today, Thursday, October 15, 2026, as planned.", [4, 6]),  # held out
+                 # Substation0 SS1 -2 218 3 has4 two5 transformers6 of7 120 8 and9 85 10 megawatts11 ,12 so13 its14
+                 # capacity15 is16 205 17
+                 ("Substation SS-218 has two transformers of 120 and 85 megawatts, so its capacity is 205 megawatts.",
+                  [17]),
+                 ("The vendor Ashholt was founded by Tove Belwick.", [6]),  # The0 vendor1 Ashholt2 was3 founded4 by5
+                 ("The depot gate is locked after dark.", [])]
+        texts = {tl.detokenize(t.tokens): t for t in self.base.texts + tl.toolformer_texts(1, held_out=True)}
+        for sentence, expected in table:
+            with self.subTest(sentence=sentence):
+                text = texts[sentence]
+                self.assertEqual([p for p in range(len(text.tokens) + 1) if tl.needs_call(text, p)], expected)
+        faults = next(t for t in self.base.texts if t.kind == "faults")
+        # The0 crew1 logged2 a3 faults4 on5 Monday6 and7 b8 on9 Tuesday10 ,11 so12 a+b 13
+        self.assertEqual([p for p in range(len(faults.tokens)) if tl.needs_call(faults, p)], [13])
+        self.assertEqual(faults.tokens[13], str(faults.fact["a"] + faults.fact["b"]))
+
+    def test_gold_candidates_stand_where_needs_call_says(self):
+        texts = self.base.texts
+        for c in self.base.candidates:
+            if c.gold:
+                with self.subTest(text=c.text, position=c.position, tool=c.tool):
+                    self.assertTrue(tl.needs_call(texts[c.text], c.position))
+        own = {"capacity": "Calculator", "faults": "Calculator", "vendor": "QA", "date": "Calendar"}
+        for n, text in enumerate(texts):
+            for p in range(len(text.tokens)):
+                if tl.needs_call(text, p):  # ... and every needed place has the text's own call, labelled gold
+                    with self.subTest(text=n, position=p, kind=text.kind):
+                        self.assertEqual([c.tool for c in self.base.candidates if c.text == n and c.position == p
+                                          and c.gold], [own[text.kind]])
+        dates = [n for n, t in enumerate(texts) if t.kind == "date"]
+        self.assertEqual(len(dates), 15)
+        self.assertEqual(sum(c.gold for c in self.base.candidates if c.text in dates), 2 * 15)
+
+    def test_calendar_elsewhere_keeps_clear_of_the_date(self):
+        # Calendar() within five tokens before the date, or inside it, would be useful there too: the rules keep
+        # their "elsewhere" calls out of the span from 4 tokens before "Thursday" to "2026"
+        dates = [c for c in self.base.candidates if self.base.texts[c.text].kind == "date" and not c.gold]
+        self.assertEqual(len(dates), 15)
+        for c in dates:
+            tokens = self.base.texts[c.text].tokens
+            with self.subTest(text=c.text, position=c.position):
+                self.assertFalse(tokens.index("Thursday") - 4 <= c.position <= tokens.index("2026"))
+
+    def test_best_calls_at_half_choose_needed_places(self):
+        chosen = tl.best_calls(self.base.candidates, 0.5)
+        for n, c in chosen.items():
+            with self.subTest(text=n):
+                self.assertTrue(c.gold)
+                self.assertTrue(tl.needs_call(self.base.texts[n], c.position))
+
+    def test_call_sites_follow_needs_call(self):
+        tests = tl.toolformer_texts(1, held_out=True)
+        sites = self.retrained.sites
+        self.assertEqual([(s.text, s.position) for s in sites],
+                         [(n, p) for n, t in enumerate(tests) for p in range(1, len(t.tokens))])
+        for s in sites:
+            with self.subTest(text=s.text, position=s.position):
+                self.assertEqual(s.needs_call, tl.needs_call(tests[s.text], s.position))
+        # both places of a date text count: "Thursday" and "October"
+        for n, t in enumerate(tests):
+            if t.kind == "date":
+                with self.subTest(date_text=n):
+                    self.assertEqual([t.tokens[s.position] for s in sites if s.text == n and s.needs_call],
+                                     ["Thursday", "October"])
+
+    def test_summary_from_the_sites(self):
+        tests = tl.toolformer_texts(1, held_out=True)
+        for tau in (0.5, None):
+            result = self.retrained if tau == 0.5 else tl.retrain(self.base, None, tests)
+            need = {}
+            for s in result.sites:
+                if tl.needs_call(tests[s.text], s.position):
+                    need.setdefault(s.text, []).append(s)
+            rest = [s for s in result.sites if not tl.needs_call(tests[s.text], s.position)]
+            summary = result.summary()
+            with self.subTest(tau=tau):
+                self.assertAlmostEqual(summary.p_needed, sum(max(s.p_open for s in v) for v in need.values()) / len(need),
+                                       places=12)
+                self.assertAlmostEqual(summary.p_elsewhere, sum(s.p_open for s in rest) / len(rest), places=12)
+                self.assertEqual(summary.texts_called, sum(any(s.writes_call for s in v) for v in need.values()))
+                self.assertEqual(summary.texts_needing, 10 + 10 + 10 + 15)
+                self.assertEqual(summary.calls_elsewhere, sum(s.writes_call for s in rest))
+                self.assertEqual(result.needed(), need)
+
+    def test_demo_retrain_never_reports_a_needed_place_as_wrong(self):
+        # the bug fixed: a date text called before "October" was listed both as "missed call" (at "Thursday") and as
+        # "extra call" (at "October"). Count the wrong places with needs_call and compare with the demo's table.
+        tests = tl.toolformer_texts(1, held_out=True)
+        sites = self.retrained.sites
+        expected = Counter()
+        for s in sites:
+            if s.writes_call and not tl.needs_call(tests[s.text], s.position):
+                expected[(tests[s.text].kind, "extra call")] += 1
+        for n, t in enumerate(tests):
+            places = [s for s in sites if s.text == n and tl.needs_call(t, s.position)]
+            if places and not any(s.writes_call for s in places):
+                expected[(t.kind, "missed call")] += 1
+        text = tl.demo_retrain(self.base, 0.5)
+        lines = text.split("Where the filtered model calls wrongly (tau = 0.5):\n")[1].splitlines()[2:]
+        shown = Counter()
+        for line in lines:
+            kind, what, times = re.match(r"(\w+)\s+(extra call|missed call)\s+(\d+)\s", line).groups()
+            shown[(kind, what)] += int(times)
+        self.assertEqual(shown, expected)
+        self.assertFalse([k for k in shown if k[0] == "date"])
+
 
 # --- 6. ToolkenGPT ---
 
@@ -576,10 +820,108 @@ class Toolken(unittest.TestCase):
                     self.assertIsNotNone(loss)
                     self.assertTrue(math.isfinite(loss) and loss >= 0)
         self.assertEqual([j for j, *_, loss in table if loss is None], [start + 1, start + 2])
-        self.assertAlmostEqual(table[start][3], -math.log(head.prob(toolken, tokens[:start])), places=12)
+
+    # Two hand-written examples for the head (ToolkenGPT counts a label at every non-[N/A] position):
+    #   x is 4   -> x is [sq]            y is 5 6 -> y is [add] [N/A]
+    # Each position j is counted once at each level k = 0, 1, 2, under its context tokens[max(0, j-k):j] at that
+    # level. Near the start the slices are shorter than k (at j = 0 all are empty, at j = 1 the 2-token one is
+    # (x,)), but a level-2 slice is still counted at level 2 only, never again under a lower level.
+    #   level 0, () : <word> 4 (j = 0, 1 of both), [sq] 1, [add] 1 -> 6
+    #   level 1     : ()  <word> 2 (j = 0)   (x,) <word> 1   (y,) <word> 1   (is,) [sq] 1, [add] 1
+    #   level 2     : ()  <word> 2 (j = 0)   (x,) <word> 1   (y,) <word> 1   (x, is) [sq] 1   (y, is) [add] 1
+    # Two toolkens: the base is 1 / (1 + 2) = 1/3; each level is (count + lower) / (total + 1).
+    #   P0([sq]) = (1 + 1/3) / 7 = 4/21,  P0([add]) = 4/21,  P0(<word>) = (4 + 1/3) / 7 = 13/21  (sum 21/21)
+    HEAD_EXAMPLES = [(["x", "is", "4"], ["x", "is", "[sq]"]), (["y", "is", "5", "6"], ["y", "is", "[add]", "[N/A]"])]
+
+    def test_head_probabilities_by_hand(self):
+        head = tl.ToolkenHead().fit(self.HEAD_EXAMPLES)
+        self.assertEqual(head.toolkens(), {"[sq]", "[add]"})
+        table = [
+            # "x is": level 1 (is,) has 2: P1([sq]) = (1 + 4/21) / 3 = 25/63 (and [add]), P1(<word>) = (0 + 13/21) / 3
+            # = 13/63; level 2 (x, is) has 1: P2([sq]) = (1 + 25/63) / 2 = 44/63
+            ("[sq]", ["x", "is"], Fraction(44, 63)),
+            ("[add]", ["x", "is"], Fraction(25, 126)),  # (0 + 25/63) / 2
+            ("<word>", ["x", "is"], Fraction(13, 126)),  # (0 + 13/63) / 2; 88 + 25 + 13 = 126
+            ("[add]", ["y", "is"], Fraction(44, 63)),
+            ("[sq]", ["y", "is"], Fraction(25, 126)),
+            # one token "is": level 2 looks for the slice (is,) counted at level 2, which only a text starting with
+            # "is" would give: unseen, so P2 = (0 + P1) / (0 + 1) = P1 = 25/63
+            ("[sq]", ["is"], Fraction(25, 63)),
+            # "x": level 1 (x,) has <word> 1: P1(<word>) = (1 + 13/21) / 2 = 17/21, P1([sq]) = (0 + 4/21) / 2 = 2/21;
+            # level 2 (x,) (the 2-token slice at j = 1) has <word> 1: P2(<word>) = (1 + 17/21) / 2 = 19/21
+            ("<word>", ["x"], Fraction(19, 21)),
+            ("[sq]", ["x"], Fraction(1, 21)),  # (0 + 2/21) / 2
+            # empty context: level 1 () and level 2 () each hold the two j = 0 positions, <word> 2:
+            # P1([sq]) = (0 + 4/21) / 3 = 4/63, P2([sq]) = (0 + 4/63) / 3 = 4/189
+            ("[sq]", [], Fraction(4, 189)),
+            ("<word>", [], Fraction(181, 189)),  # P1 = (2 + 13/21) / 3 = 55/63; P2 = (2 + 55/63) / 3 = 181/189
+            # unseen contexts add nothing: (0 + lower) / (0 + 1) all the way down to P0
+            ("[sq]", ["zebra", "quark"], Fraction(4, 21)),
+            ("<word>", ["zebra", "quark"], Fraction(13, 21)),
+            ("[add]", ["the", "zebra", "quark"], Fraction(4, 21)),  # only the last two tokens count
+        ]
+        for label, context, expected in table:
+            with self.subTest(label=label, context=context):
+                self.assertAlmostEqual(head.prob(label, context), float(expected), places=12)
+        for context in ([], ["x"], ["is"], ["x", "is"], ["y", "is"], ["zebra"]):  # a distribution over the labels
+            with self.subTest(sums_to_one=context):
+                self.assertAlmostEqual(sum(head.prob(lab, context) for lab in ("<word>", "[sq]", "[add]")), 1.0,
+                                       places=12)
+
+    def test_head_counts_each_start_position_once_per_level(self):
+        # The bug fixed: the 0-, 1- and 2-token contexts shared one key, so at j = 0, where all three slices are (),
+        # the label was counted three times under (), and at j = 1 twice under (tokens[0],).
+        #   "12 ..." -> [add] [N/A]   (a text that opens with a result: one counted position, j = 0)
+        #   "the end" -> the end      (j = 0 and j = 1, both <word>)
+        examples = [(["1", "2"], ["[add]", "[N/A]"]), (["the", "end"], ["the", "end"])]
+        head = tl.ToolkenHead().fit(examples)
+        # counted once per level:
+        #   level 0, () : [add] 1, <word> 2 -> 3 (one per non-[N/A] position)
+        #   level 1, () : [add] 1, <word> 1 (the two j = 0 positions)     level 2, () : the same
+        # One toolken: the base is 1/2.
+        #   P0([add]) = (1 + 1/2) / 4 = 3/8;  P1 = (1 + 3/8) / 3 = 11/24;  P2 = (1 + 11/24) / 3 = 35/72
+        #   P2(<word>) = 1 - 35/72 = 37/72  (P0 = 5/8, P1 = (1 + 5/8) / 3 = 13/24, P2 = (1 + 13/24) / 3 = 37/72)
+        # The old shared key held under (): [add] 3 (j = 0, three times), <word> 3 + 1 = 4 -> 7, looked up thrice:
+        #   P0 = (3 + 1/2) / 8 = 7/16;  P1 = (3 + 7/16) / 8 = 55/128;  P2 = (3 + 55/128) / 8 = 439/1024
+        table = [("[add]", 0, Fraction(3, 8)), ("<word>", 0, Fraction(5, 8)),
+                 ("[add]", 1, Fraction(11, 24)), ("[add]", 2, Fraction(35, 72)), ("<word>", 2, Fraction(37, 72))]
+        for label, k, expected in table:
+            with self.subTest(label=label, k=k):
+                self.assertAlmostEqual(head.prob(label, [], k), float(expected), places=12)
+        self.assertNotAlmostEqual(head.prob("[add]", []), float(Fraction(439, 1024)), places=3)  # the old triple count
+        self.assertNotAlmostEqual(head.prob("[add]", [], 0), float(Fraction(7, 16)), places=3)
+
+    def test_loss_table_by_hand(self):
+        class Half:  # the frozen model: P = 1/2 for every word; records what it was asked
+            def __init__(self):
+                self.asked = []
+
+            def prob(self, word, context):
+                self.asked.append((word, list(context)))
+                return 0.5
+
+        head = tl.ToolkenHead().fit(self.HEAD_EXAMPLES)
+        frozen = Half()
+        tokens, target = ["x", "is", "7", "8"], ["x", "is", "[sq]", "[N/A]"]
+        # a word pays -log(P(<word>) * P_frozen(word)); the toolken pays -log P(toolken); [N/A] pays nothing
+        # P(<word> | ()) = 181/189, P(<word> | x) = 19/21, P([sq] | x is) = 44/63 (test_head_probabilities_by_hand)
+        expected = [(0, "x", "x", -math.log(Fraction(181, 189) / 2)),
+                    (1, "is", "is", -math.log(Fraction(19, 21) / 2)),
+                    (2, "7", "[sq]", -math.log(Fraction(44, 63))),
+                    (3, "8", "[N/A]", None)]
+        got = tl.toolken_loss_table(frozen, head, tokens, target)
+        self.assertEqual(len(got), len(expected))
+        for row, want in zip(got, expected):
+            with self.subTest(position=want[0]):
+                self.assertEqual(row[:3], want[:3])
+                if want[3] is None:
+                    self.assertIsNone(row[3])
+                else:
+                    self.assertAlmostEqual(row[3], want[3], places=12)
+        self.assertEqual(frozen.asked, [("x", []), ("is", ["x"])])  # only the word positions, with their prefix
 
 
-# --- 7. Smoke tests for scripts 01 and 02 ---
+# --- 7. Scripts 01 and 02: they run, the same everywhere, and print the demos' figures ---
 
 class ScriptDemosInProcess(unittest.TestCase):
     def test_why_tools_for_several_seeds(self):
@@ -601,6 +943,17 @@ class Scripts(unittest.TestCase):
                       "15,541,316", "model: '2 days per week'", "model: 'Monday'"],
                "02": ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "min(2.5, 2.1) - 0.8 = 1.3", "-> 0.4 < tau = 1.0: dropped",
                       "it would be 1.4: kept", "P('[')", "Calculator(120 + 85)", "Tove Belwick", "[square]", "[N/A]"]}
+
+    RUNS = {"root": 0, "seed1": 1}  # run name -> the seed it was given
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pipelines = {0: tl.toolformer_pipeline(0), 1: tl.toolformer_pipeline(1)}
+
+    @staticmethod
+    def sections(out: str) -> list[tuple[str, str]]:
+        """Split a script's output into (title, body) under its '=== title ===' banners."""
+        return re.findall(r"=== (.+?) ===\n\n(.*?)\n(?=\n=== |\Z)", out, re.S)
 
     def test_both_scripts_run_the_same_from_any_directory(self):
         for script in SCRIPTS:
@@ -629,6 +982,69 @@ class Scripts(unittest.TestCase):
                 self.assertIn("Demo 3", out)
         self.assertIn("P('[')", script_run("02", "seed1")[1])
         self.assertIn("15541316", script_run("01", "seed1")[1])
+
+    # --- the figures in the scripts' output ---
+
+    def test_stdout_is_exactly_what_the_demos_return(self):
+        # the figures of every demo are pinned in tests/test_toolformer_demos.py; this ties them to the scripts
+        for name, seed in self.RUNS.items():
+            run = self.pipelines[seed]
+            expected = {"01": [tl.demo_cant_compute(seed), tl.demo_cant_see(), tl.demo_calculator_loop()],
+                        "02": [tl.demo_worked_numbers(), tl.demo_candidates(run, 0.5), tl.demo_threshold_sweep(run),
+                               tl.demo_retrain(run, 0.5), tl.demo_toolken()]}
+            for script, bodies in expected.items():
+                with self.subTest(script=script, run=name):
+                    code, out, err = script_run(script, name)
+                    self.assertEqual(code, 0, err[-2000:])
+                    self.assertEqual([body for _, body in self.sections(out)], bodies)
+
+    def test_script_01_figures(self):
+        for name, seed in self.RUNS.items():
+            code, out, err = script_run("01", name)
+            train = [p for p in tl.multiplication_problems(seed, 300) if p != (32, 34)]
+            with self.subTest(run=name):
+                self.assertIn(f"Trained on {len(train)} sentences like", out)
+                self.assertIn(f"(300 per digit count, seed {seed})", out)
+                self.assertIn("'32 times 34 is' -> ", out)
+                self.assertIn("(correct 1088)", out)  # 32 x 34
+                rows = re.findall(r"^(\d) x \1 digits +(\d+) +(\d+) +(\d+)% +(\d+)%$", out, re.M)
+                self.assertEqual([r[0] for r in rows], ["1", "2", "3"])
+                for d, n, seen, model, calculator in rows:
+                    probe = tl.multiplication_problems(seed + 1000 + int(d), 40, (int(d),))
+                    in_training = sum(p in set(train) for p in probe)
+                    with self.subTest(digits=d):
+                        self.assertEqual((int(n), int(seen), calculator), (40, in_training, "100"))
+                        # every problem it saw it recites, so it is right at least that often
+                        self.assertGreaterEqual(int(model), int(f"{in_training / 40:.0%}"[:-1]))
+                # 17,423 x 892 = 15,680,700 - 139,384
+                self.assertIn('<tool_result name="calculate" id="call_1">15541316</tool_result>', out)
+                self.assertIn("[model] 17,423 x 892 = 15,541,316.", out)
+
+    def test_script_02_figures(self):
+        for name, seed in self.RUNS.items():
+            code, out, err = script_run("02", name)
+            run = self.pipelines[seed]
+            useful = {c.text for c in run.candidates if min(c.L_empty, c.L_call) - c.L_result >= 0.5}
+            with self.subTest(run=name):
+                # the corpus sizes do not depend on the seed: 120 texts, 420 candidates, 95 gold (see
+                # Pipeline.test_corpus_size_from_the_rules); without a filter all are kept: 35 x 3 calculations
+                # (35 right), 30 x 2 questions (30 right), 420 - 165 = 255 Calendar() (2 x 15 right); 325 useless = 77%
+                self.assertIn("120 texts, 420 candidates written by rules", out)
+                self.assertIn("all executed; 95 are right.", out)
+                self.assertEqual(out.count("no filter  420   105 (35 right)  60 (30 right)  255 (30 right)  77%"), 2)
+                self.assertIn(f"Inserted the best kept call into {len(useful)} of 120 training texts", out)
+                self.assertIn("tested on 60 held-out texts", out)
+                self.assertEqual(len(re.findall(r"  \d+ of 45  ", out)), 2)  # 10 + 10 + 10 + 15 test texts need one
+                # demo 4 does not depend on the seed: 22 tokens, 2 of them [N/A]; -log(21181/25872) = 0.200
+                self.assertIn("Loss = sum over the 20 non-[N/A] positions", out)
+                self.assertIn("(the 9 shown contribute", out)
+                self.assertIn("-log P([square]) = 0.20 once", out)
+                self.assertIn("the digits 2 5 6 are [N/A]", out)
+        out = script_run("02", "root")[1]
+        self.assertIn("Inserted the best kept call into 80 of 120 training texts", out)  # 35 + 30 + 15
+        self.assertIn("0.5        95    35 (35 right)   30 (30 right)  30 (30 right)   0%", out)
+        self.assertRegex(out, r"filter, tau = 0.5 +80 +\d\.\d{3} +\d\.\d{3} +45 of 45 ")
+        self.assertRegex(out, r"no filter \(each text's best candidate\) +120 ")
 
 
 if __name__ == "__main__":
