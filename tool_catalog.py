@@ -129,7 +129,7 @@ def _catalog_tool(obj: str, operation: str) -> CatalogTool:
 
 def orrin_catalog(objects: list[str] | None = None) -> list[CatalogTool]:
     """Build the catalog: every operation of every object (150 tools for the 15 objects), object by object."""
-    return [_catalog_tool(obj, op) for obj in (objects or list(OBJECTS)) for op in OPERATIONS]
+    return [_catalog_tool(obj, op) for obj in (list(OBJECTS) if objects is None else objects) for op in OPERATIONS]
 
 
 # Prefixes for the scaling catalogs: (108 + the bare kind) x 15 kinds = 1,635 objects, 16,350 tools at most.
@@ -144,7 +144,7 @@ _PREFIXES = ("backup primary rural urban coastal mountain spare mobile legacy sm
 
 
 def scaled_catalog(n_tools: int) -> list[Tool]:
-    """Generate a larger catalog of n_tools tools (up to 16,050): prefixed objects x the 10 operations, deterministic.
+    """Generate a larger catalog of n_tools tools (up to 16,350): prefixed objects x the 10 operations, deterministic.
 
     Example: scaled_catalog(1600)[150].name -> 'get_backup_substation_status'
     """
@@ -203,16 +203,23 @@ _TEMPLATES = {
 def catalog_requests(catalog: list[CatalogTool], seed: int = 0, paraphrased: int = 190) -> list[Request]:
     """Write two requests per tool (300 for the full catalog), `paraphrased` of them from paraphrase templates.
 
-    The first request of every tool is a paraphrase, the second an original wording, except for
-    paraphrased - len(catalog) tools drawn with random.Random(seed), whose second is a paraphrase too.
+    With at least len(catalog) paraphrases, every tool's first request is a paraphrase and the
+    second an original wording, except for paraphrased - len(catalog) tools drawn with
+    random.Random(seed), whose second is a paraphrase too; with fewer, only that many tools get a
+    paraphrased first request.
     """
+    n = len(catalog)
+    if not isinstance(paraphrased, int) or not 0 <= paraphrased <= 2 * n:
+        raise ValueError(f"paraphrased must be a whole number from 0 to {2 * n} (two requests per tool), got {paraphrased!r}")
     rng = random.Random(seed)
-    extra = set(rng.sample(range(len(catalog)), max(0, min(len(catalog), paraphrased - len(catalog)))))
+    if paraphrased >= n:
+        firsts, seconds = set(range(n)), set(rng.sample(range(n), paraphrased - n))
+    else:
+        firsts, seconds = set(rng.sample(range(n), paraphrased)), set()
     out = []
-    for n, entry in enumerate(catalog):
+    for i, entry in enumerate(catalog):
         for second in (False, True):
-            para = not second or n in extra
-            out.append(_request(entry, rng, para))
+            out.append(_request(entry, rng, i in (seconds if second else firsts)))
     return out
 
 
@@ -280,7 +287,7 @@ class BM25Index:
     """
 
     def __init__(self, documents: list[list[str]], k1: float = 1.2, b: float = 0.75):
-        if k1 < 0 or not 0 <= b <= 1:
+        if not (math.isfinite(k1) and k1 >= 0 and 0 <= b <= 1):
             raise ValueError(f"need k1 >= 0 and 0 <= b <= 1, got k1={k1}, b={b}")
         self.k1, self.b = k1, b
         self.n_docs = len(documents)
@@ -386,7 +393,7 @@ DOCS = {  # a small document set for search_docs: the same index serves RAG and 
 
 def docs_registry(docs: dict[str, str] | None = None) -> ToolRegistry:
     """Offer BM25 over a small document set as a `search_docs` tool (retrieval-augmented generation)."""
-    docs = docs or DOCS
+    docs = DOCS if docs is None else docs
     ids = list(docs)
     index = BM25Index([tokenize(docs[i]) for i in ids])
     registry = ToolRegistry()
@@ -474,24 +481,26 @@ class ToyCaller:
         return Pick(name, dict(request.arguments) if outcome == "correct" else {}, outcome, source)
 
 
-def prompt_tokens(tools: list[Tool], request: str = "") -> int:
+def prompt_tokens(tools: list[Tool], request: str = "", counts: dict[str, int] | None = None) -> int:
     """Count what a request costs with these tools in context: count_tokens of render_tool_prompt plus the request.
 
     subtle: count_tokens never joins pieces across whitespace, and render_tool_prompt writes one
-    tool per line, so the prompt's count is the rules' count plus each tool line's; per-tool
-    counts are cached. Tests check it against count_tokens(render_tool_prompt(tools)) itself.
+    tool per line, so the prompt's count is the rules' count plus each tool line's. counts (from
+    tool_token_counts, made once for a catalog) saves counting the same tool line again and again.
+    Tests check it against count_tokens(render_tool_prompt(tools)) itself.
     """
-    return _RULES_TOKENS() + sum(_tool_tokens(t) for t in tools) + count_tokens(request)
+    per_tool = (counts[t.name] if counts is not None else tool_tokens(t) for t in tools)
+    return _RULES_TOKENS() + sum(per_tool) + count_tokens(request)
 
 
-_tool_line_cache: dict[int, tuple[Tool, int]] = {}
+def tool_tokens(tool: Tool) -> int:
+    """Count one tool's line in the prompt, as render_tool_prompt writes it."""
+    return count_tokens(json.dumps(tool.spec(), ensure_ascii=False))
 
 
-def _tool_tokens(tool: Tool) -> int:
-    cached = _tool_line_cache.get(id(tool))
-    if cached is None or cached[0] is not tool:  # subtle: keep the tool itself, or a new tool could reuse its id
-        cached = _tool_line_cache[id(tool)] = (tool, count_tokens(json.dumps(tool.spec(), ensure_ascii=False)))
-    return cached[1]
+def tool_token_counts(tools: list[Tool]) -> dict[str, int]:
+    """Count every tool's prompt line once, by name (for prompt_tokens over many views of one catalog)."""
+    return {t.name: tool_tokens(t) for t in tools}
 
 
 @functools.lru_cache(maxsize=1)
@@ -534,9 +543,16 @@ def parse_call(code: str) -> tuple[str, list, dict] | None:
         tree = ast.parse(code.strip())
     except (SyntaxError, ValueError, RecursionError):
         return None
-    call = next((n for n in ast.walk(tree) if isinstance(n, ast.Call)), None)
-    name = _dotted(call.func) if call else None
-    if call is None or name is None or any(isinstance(a, ast.Starred) for a in call.args):
+    # only a call that is made: `f(...)` or `x = f(...)`, not one inside a lambda or a def
+    statement = tree.body[0] if len(tree.body) == 1 else None
+    call = statement.value if isinstance(statement, (ast.Expr, ast.Assign)) else None
+    if not isinstance(call, ast.Call):
+        return None
+    names = [k.arg for k in call.keywords]
+    if len(names) != len(set(names)):
+        return None  # a repeated keyword: Python itself refuses the call
+    name = _dotted(call.func)
+    if name is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     if any(k.arg is None for k in call.keywords):  # **kwargs: not a literal call
         return None
@@ -624,7 +640,7 @@ def demo_catalog() -> str:
 
 
 def _evaluate(requests: list[Request], views: list[list[CatalogTool]], caller: ToyCaller,
-              catalog_names: set[str]) -> dict:
+              catalog_names: set[str], counts: dict[str, int]) -> dict:
     """Run the picker on each request with its view; count outcomes, recall and tokens."""
     picks = [caller.pick(r, v, catalog_names) for r, v in zip(requests, views)]
     recalled = [any(c.tool.name == r.tool for c in v) for r, v in zip(requests, views)]
@@ -636,7 +652,7 @@ def _evaluate(requests: list[Request], views: list[list[CatalogTool]], caller: T
             "correct": sum(p.outcome == "correct" for p in picks),
             "wrong_tool": sum(p.outcome == "wrong_tool" for p in picks),
             "hallucinated": sum(p.outcome == "hallucinated" for p in picks),
-            "tokens": sum(prompt_tokens([c.tool for c in v], r.text) for r, v in zip(requests, views)) / len(requests)}
+            "tokens": sum(prompt_tokens([c.tool for c in v], r.text, counts) for r, v in zip(requests, views)) / len(requests)}
 
 
 def demo_all_in_context(seed: int = 0) -> str:
@@ -645,6 +661,7 @@ def demo_all_in_context(seed: int = 0) -> str:
     names = {c.tool.name for c in catalog}
     requests = catalog_requests(catalog, seed)
     by_name = {c.tool.name: c for c in catalog}
+    counts = tool_token_counts([c.tool for c in catalog])
     rows = []
     for size in (10, 30, 75, 150):
         rng = random.Random(seed + size)
@@ -652,7 +669,7 @@ def demo_all_in_context(seed: int = 0) -> str:
         for r in requests:  # the right tool plus size - 1 others drawn at random (all of them at 150)
             others = [c for c in catalog if c.tool.name != r.tool]
             views.append(rng.sample(others, size - 1) + [by_name[r.tool]] if size < len(catalog) else catalog)
-        got = _evaluate(requests, views, ToyCaller(seed=seed), names)
+        got = _evaluate(requests, views, ToyCaller(seed=seed), names, counts)
         rows.append([size, f"{got['correct'] / len(requests):.0%}", got["wrong_tool"], f"{got['tokens']:,.0f}",
                      f"{5 * got['tokens']:,.0f}"])
     return "\n".join([
@@ -670,10 +687,11 @@ def demo_retrieval(seed: int = 0) -> str:
     retriever = ToolRetriever([c.tool for c in catalog])
     by_name = {c.tool.name: c for c in catalog}
     ranked = {r.text: [by_name[t.name] for t in retriever.search(r.text, 10)] for r in requests}
+    counts = tool_token_counts([c.tool for c in catalog])
     rows = []
 
     def row(label: str, views: list[list[CatalogTool]], caller: ToyCaller) -> dict:
-        got = _evaluate(requests, views, caller, names)
+        got = _evaluate(requests, views, caller, names, counts)
         rows.append([label, f"{got['recall_orig']:.0%}", f"{got['recall_para']:.0%}", f"{got['correct'] / len(requests):.0%}",
                      got["wrong_tool"], got["hallucinated"], f"{got['tokens']:,.0f}"])
         return got

@@ -1,0 +1,947 @@
+"""tool_catalog: BM25 by hand, MaxScore against the full scan, the catalog, prompt_tokens, ToyCaller, AST, script 05.
+
+Expected values come from hand arithmetic (written out in the comments), from the catalog's spec
+(15 objects x 10 operations, 23 near duplicates = 9 + 14, 190 paraphrases) or from independent
+counts (a full scan sorted here, count_tokens of render_tool_prompt); never from running the code
+under test and pasting what it printed. About 1.5 s on two idle cores: script 05 runs once in this
+process and twice as a subprocess in the background while the other tests run.
+"""
+import contextlib
+import dataclasses
+import functools
+import gc
+import io
+import math
+import os
+import random
+import re
+import runpy
+import subprocess
+import sys
+import tempfile
+import unittest
+import weakref
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "05_many_tools.py"
+sys.path.insert(0, str(ROOT))
+
+import tool_catalog as tc  # noqa: E402
+import tool_core  # noqa: E402
+from tool_core import count_tokens, render_tool_prompt  # noqa: E402
+
+# --- shared fixtures -----------------------------------------------------------------------------
+
+@functools.cache
+def catalog_and_requests(seed: int = 0):
+    """The 150-tool catalog and its 300 requests (built once; tests must not mutate them)."""
+    catalog = tc.orrin_catalog()
+    return catalog, tc.catalog_requests(catalog, seed)
+
+
+@functools.cache
+def catalog_index():
+    """The BM25 index over the 150 tools (a ToolRetriever's)."""
+    catalog, _ = catalog_and_requests()
+    return tc.ToolRetriever([c.tool for c in catalog])
+
+
+@functools.cache
+def scaled_1600():
+    """The 1,600-tool catalog's documents and their BM25 index."""
+    documents = [tc.tool_document(t) for t in tc.scaled_catalog(1600)]
+    return documents, tc.BM25Index(documents)
+
+
+@functools.cache
+def all_150_prompt_tokens() -> int:
+    """count_tokens of the system prompt with all 150 tools, counted here without prompt_tokens."""
+    return count_tokens(render_tool_prompt([c.tool for c in catalog_and_requests()[0]]))
+
+
+def full_scan(index: tc.BM25Index, query: list[str], k: int | None = None) -> list[tuple[int, float]]:
+    """The reference top k: every score, sorted by (-score, index), zeros dropped, the first k (all if k is None)."""
+    ranked = sorted((-s, d) for d, s in enumerate(index.scores(query)) if s > 0)
+    return [(d, -neg) for neg, d in ranked[:k]]
+
+
+def naive_bm25(documents: list[list[str]], query: list[str], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    """BM25 straight from the formula, one document at a time (an independent implementation)."""
+    n_docs, avgdl = len(documents), sum(map(len, documents)) / len(documents)
+    out = []
+    for doc in documents:
+        total = 0.0
+        for term in query:
+            n, tf = sum(term in d for d in documents), doc.count(term)
+            if tf:
+                idf = math.log(1 + (n_docs - n + 0.5) / (n + 0.5))
+                total += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(doc) / avgdl))
+        out.append(total)
+    return out
+
+
+def run_script_in_process(*args: str) -> tuple[int, str]:
+    """Run scripts/05_many_tools.py's main() here (as __main__), returning (exit code, stdout)."""
+    return _run_script_in_process(tuple(args))
+
+
+@functools.cache
+def _run_script_in_process(args: tuple[str, ...]) -> tuple[int, str]:
+    out, argv, path = io.StringIO(), sys.argv, list(sys.path)
+    sys.argv, code = [str(SCRIPT), *args], 0
+    try:
+        with contextlib.redirect_stdout(out):
+            runpy.run_path(str(SCRIPT), run_name="__main__")
+    except SystemExit as exc:
+        code = exc.code or 0
+    finally:
+        sys.argv, sys.path[:] = argv, path
+    return code, out.getvalue()
+
+
+def sections(output: str) -> dict[str, str]:
+    """Split a demo script's output at its '=== title ===' banners: {title: body}."""
+    parts = re.split(r"^=== (.*) ===$", output, flags=re.M)
+    return {title: body for title, body in zip(parts[1::2], parts[2::2])}
+
+
+def demo_body(output: str, number: int) -> str:
+    return next(body for title, body in sections(output).items() if title.startswith(f"Demo {number}."))
+
+
+def table(text: str, first_header: str, n_rows: int) -> list[list[str]]:
+    """Read n_rows rows of the format_table whose header line starts with first_header."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(first_header))
+    return [re.split(r" {2,}", line.strip()) for line in lines[start + 2: start + 2 + n_rows]]
+
+
+def percent(cell: str) -> int:
+    return int(cell.rstrip("%"))
+
+
+def number(cell: str) -> int:
+    return int(cell.replace(",", ""))
+
+
+# Script 05 as a subprocess, started once for the module and run in the background: seed 0 from
+# another directory and with another hash seed (the bytes must not depend on either), and seed 1.
+_PROCESSES: dict[str, subprocess.Popen] = {}
+
+
+def setUpModule():
+    env = os.environ | {"PYTHONHASHSEED": "12345"}
+    _PROCESSES["seed 0"] = subprocess.Popen([sys.executable, str(SCRIPT)], cwd=ROOT / "tests", env=env,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _PROCESSES["seed 1"] = subprocess.Popen([sys.executable, str(SCRIPT), "--seed", "1"], cwd=ROOT,
+                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def tearDownModule():
+    for process in _PROCESSES.values():
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
+
+
+@functools.cache
+def subprocess_result(name: str) -> tuple[int, str, str]:
+    stdout, stderr = _PROCESSES[name].communicate(timeout=60)
+    return _PROCESSES[name].returncode, stdout.decode("utf-8"), stderr.decode("utf-8")
+
+
+# --- 1. BM25 by hand -----------------------------------------------------------------------------
+
+# The three-document corpus: d0 = a b b (|d0| = 3), d1 = b c (2), d2 = c c c d (4).
+# N = 3, avgdl = (3 + 2 + 4) / 3 = 3. Document frequencies: a 1, b 2, c 2, d 1.
+#   idf(n = 1) = ln(1 + (3 - 1 + 0.5) / (1 + 0.5)) = ln(1 + 2.5 / 1.5) = ln(8/3)  ~ 0.98083
+#   idf(n = 2) = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln(1 + 1.5 / 2.5) = ln(1.6)  ~ 0.47000
+CORPUS = [["a", "b", "b"], ["b", "c"], ["c", "c", "c", "d"]]
+RARE, COMMON = math.log(8 / 3), math.log(1.6)
+
+# Defaults k1 = 1.2, b = 0.75: the length factor 1 - b + b * dl / avgdl = 0.25 + 0.25 * dl
+#   d0 (dl 3): 1.00 -> k1 * 1.00 = 1.2;  d1 (dl 2): 0.75 -> 0.9;  d2 (dl 4): 1.25 -> 1.5
+# tf component tf * (k1 + 1) / (tf + k1 * factor), with k1 + 1 = 2.2:
+#   a in d0, tf 1: 2.2 / (1 + 1.2) = 1          b in d0, tf 2: 4.4 / (2 + 1.2) = 1.375
+#   b in d1, tf 1: 2.2 / (1 + 0.9) = 22/19      c in d1, tf 1: 22/19
+#   c in d2, tf 3: 6.6 / (3 + 1.5) = 22/15      d in d2, tf 1: 2.2 / (1 + 1.5) = 0.88
+DEFAULT_CASES = [  # (query, expected scores of d0, d1, d2)
+    (["a"], [RARE * 1, 0, 0]),
+    (["b"], [COMMON * 1.375, COMMON * 22 / 19, 0]),
+    (["c"], [0, COMMON * 22 / 19, COMMON * 22 / 15]),
+    (["d"], [0, 0, RARE * 0.88]),
+    (["a", "d"], [RARE, 0, RARE * 0.88]),
+    (["b", "c"], [COMMON * 1.375, COMMON * 44 / 19, COMMON * 22 / 15]),  # d1: 22/19 + 22/19
+    (["b", "b"], [COMMON * 2.75, COMMON * 44 / 19, 0]),  # a repeated query term counts twice
+    (["a", "zebra"], [RARE, 0, 0]),  # an unknown word adds nothing
+]
+
+# b = 0: no length normalisation, k1 * factor = 1.2 for every document:
+#   tf 1: 2.2 / 2.2 = 1;  tf 2: 4.4 / 3.2 = 1.375;  tf 3: 6.6 / (3 + 1.2) = 6.6 / 4.2 = 11/7
+# b = 1: factor = dl / avgdl: d0 1 (k1 * 1 = 1.2), d1 2/3 (0.8), d2 4/3 (1.6):
+#   b in d1: 2.2 / (1 + 0.8) = 11/9;  c in d2: 6.6 / (3 + 1.6) = 33/23;  d in d2: 2.2 / (1 + 1.6) = 11/13
+# k1 = 0: tf * 1 / (tf + 0) = 1 for any tf: each matching term adds its idf once (binary BM25).
+EDGE_CASES = [  # (k1, b, query, expected scores)
+    (1.2, 0.0, ["b"], [COMMON * 1.375, COMMON * 1, 0]),
+    (1.2, 0.0, ["c", "d"], [0, COMMON * 1, COMMON * 11 / 7 + RARE * 1]),
+    (1.2, 1.0, ["b"], [COMMON * 1.375, COMMON * 11 / 9, 0]),
+    (1.2, 1.0, ["c", "d"], [0, COMMON * 11 / 9, COMMON * 33 / 23 + RARE * 11 / 13]),
+    (0.0, 0.75, ["b", "c"], [COMMON, 2 * COMMON, COMMON]),
+    (0.0, 0.75, ["a", "c", "d"], [RARE, COMMON, COMMON + RARE]),
+]
+
+
+class Bm25ByHand(unittest.TestCase):
+    def test_tokenize(self):
+        cases = [("get_meter_status(MT-123)", ["get", "meter", "status", "mt", "123"]),  # the docstring's example
+                 ("How is Meter MT-123 doing?", ["how", "is", "meter", "mt", "123", "doing"]),
+                 ("GET_METER_STATUS", ["get", "meter", "status"]), ("meters", ["meters"]), ("", []), ("--- !", [])]
+        for text, expected in cases:
+            with self.subTest(text=text):
+                self.assertEqual(tc.tokenize(text), expected)
+
+    def assertScores(self, got, expected):
+        self.assertEqual(len(got), len(expected))
+        for g, e in zip(got, expected):
+            self.assertAlmostEqual(g, e, places=12)
+
+    def test_idf(self):
+        index = tc.BM25Index(CORPUS)
+        # an unknown word: n = 0 -> ln(1 + 3.5 / 0.5) = ln 8
+        for term, expected in [("a", RARE), ("b", COMMON), ("c", COMMON), ("d", RARE), ("zebra", math.log(8))]:
+            with self.subTest(term=term):
+                self.assertAlmostEqual(index.idf(term), expected, places=12)
+
+    def test_scores_with_the_default_k1_and_b(self):
+        index = tc.BM25Index(CORPUS)
+        for query, expected in DEFAULT_CASES:
+            with self.subTest(query=query):
+                self.assertScores(index.scores(query), expected)
+
+    def test_scores_at_the_edges_of_k1_and_b(self):
+        for k1, b, query, expected in EDGE_CASES:
+            with self.subTest(k1=k1, b=b, query=query):
+                self.assertScores(tc.BM25Index(CORPUS, k1=k1, b=b).scores(query), expected)
+
+    def test_top_k_best_first_without_zero_scores(self):
+        index = tc.BM25Index(CORPUS)
+        cases = [  # (query, k, expected (document, score) pairs)
+            (["b"], 3, [(0, COMMON * 1.375), (1, COMMON * 22 / 19)]),  # d2 scores 0: not returned
+            (["c"], 3, [(2, COMMON * 22 / 15), (1, COMMON * 22 / 19)]),
+            (["b", "c"], 3, [(1, COMMON * 44 / 19), (2, COMMON * 22 / 15), (0, COMMON * 1.375)]),
+            (["b", "c"], 1, [(1, COMMON * 44 / 19)]),
+            (["a", "d"], 2, [(0, RARE), (2, RARE * 0.88)]),
+            (["b", "b"], 1, [(0, COMMON * 2.75)]),  # 2.75 > 44/19 ~ 2.316
+            (["a"], 10, [(0, RARE)]),  # k above the matches: only the documents that score
+        ]
+        for query, k, expected in cases:
+            with self.subTest(query=query, k=k):
+                got = index.top_k(query, k)
+                self.assertEqual([d for d, _ in got], [d for d, _ in expected])
+                self.assertScores([s for _, s in got], [s for _, s in expected])
+
+    def test_ties_go_to_the_lower_document_index(self):
+        # k1 = 0 on the corpus: b c scores d0 = ln 1.6, d1 = 2 ln 1.6, d2 = ln 1.6: d0 before d2.
+        # [x] [y] [x] [y], query x y: every document ln(1 + 2.5 / 2.5) = ln 2, tf part 2.2 / 2.2 = 1.
+        # [y] [x], query x y, k 1: x is taken first (equal bounds, then by name), so d1 leads after
+        #   one term and d0 only reaches the same ln 2 with y: it must still win the tie.
+        cases = [
+            (tc.BM25Index(CORPUS, k1=0.0), ["b", "c"], 3, [1, 0, 2]),
+            (tc.BM25Index([["x"], ["y"], ["x"], ["y"]]), ["x", "y"], 3, [0, 1, 2]),
+            (tc.BM25Index([["x"], ["y"], ["x"], ["y"]]), ["y", "x"], 1, [0]),
+            (tc.BM25Index([["y"], ["x"]]), ["x", "y"], 1, [0]),
+            (tc.BM25Index([["y"], ["x"], ["z"]]), ["x", "y"], 1, [0]),
+        ]
+        for index, query, k, expected in cases:
+            with self.subTest(documents=index.lengths, query=query, k=k):
+                self.assertEqual([d for d, _ in index.top_k(query, k)], expected)
+
+    def test_scores_agree_with_a_naive_implementation(self):
+        rng = random.Random(11)
+        words = [f"w{i}" for i in range(30)]
+        documents = [rng.choices(words, [1 / (i + 1) for i in range(30)], k=rng.randint(1, 12)) for _ in range(40)]
+        for k1, b in [(1.2, 0.75), (0.0, 0.5), (2.0, 0.0), (0.5, 1.0)]:
+            index = tc.BM25Index(documents, k1=k1, b=b)
+            for _ in range(5):
+                query = rng.choices(words, k=rng.randint(1, 4))
+                with self.subTest(k1=k1, b=b, query=query):
+                    self.assertScores(index.scores(query), naive_bm25(documents, query, k1, b))
+
+
+# --- 2. MaxScore top_k returns exactly what the full scan returns --------------------------------
+
+def zipf_corpus(rng: random.Random, n_docs: int = 400, vocabulary: int = 200) -> tuple[list[list[str]], list]:
+    """Documents drawn from a Zipf-like law (word i with weight 1/(i+1)): a few very common words, many rare."""
+    words = [f"w{i}" for i in range(vocabulary)]
+    weights = [1 / (i + 1) for i in range(vocabulary)]
+    documents = [rng.choices(words, weights, k=rng.randint(1, 20)) for _ in range(n_docs)]
+    return documents + [[], []], (words, weights)  # two empty documents too
+
+
+class MaxScoreEqualsFullScan(unittest.TestCase):
+    def assertSameAsFullScan(self, index, query, k):
+        self.assertEqual(index.top_k(query, k), full_scan(index, query, k))
+
+    def test_the_300_catalog_requests(self):
+        index = catalog_index().index
+        _, requests = catalog_and_requests()
+        for r in requests:
+            query = tc.tokenize(r.text)
+            ranked = full_scan(index, query)
+            for k in (1, 3, 10, 50):
+                with self.subTest(k=k, request=r.text):
+                    self.assertEqual(index.top_k(query, k), ranked[:k])
+
+    def test_random_queries_over_the_1600_tool_catalog(self):
+        documents, index = scaled_1600()
+        by_count = Counter(w for d in documents for w in set(d)).most_common()
+        common, rare = [w for w, _ in by_count[:15]], [w for w, _ in by_count[-40:]]
+        rng, pruned = random.Random(5), 0
+        for _ in range(80):
+            query = rng.choices(common, k=rng.randint(0, 3)) + rng.choices(rare, k=rng.randint(0, 3))
+            query += ["nonexistentword"] * rng.randint(0, 1)
+            k = rng.choice([1, 2, 3, 5, 10, 50])
+            with self.subTest(query=query, k=k):
+                self.assertSameAsFullScan(index, query, k)
+            pruned += index.visited < sum(len(index.postings.get(t, ())) for t in set(query))
+        self.assertGreater(pruned, 10)  # the pruned path was exercised, not only the plain one
+
+    def test_random_queries_over_a_zipf_corpus(self):
+        rng = random.Random(3)
+        documents, (words, weights) = zipf_corpus(rng)
+        index, pruned = tc.BM25Index(documents), 0
+        for _ in range(120):
+            query = rng.choices(words, weights, k=rng.randint(1, 6))
+            k = rng.choice([1, 2, 3, 5, 10, 40])
+            with self.subTest(query=query, k=k):
+                self.assertSameAsFullScan(index, query, k)
+            pruned += index.visited < sum(len(index.postings[t]) for t in set(query))
+        self.assertGreater(pruned, 10)
+
+    def test_postings_touched_by_hand(self):
+        # d0 = r r, d1 = d2 = d3 = c, d4 = r c; N = 5, b = 0 (no length factor, k1 x 1 = 1.2).
+        #   idf(r, n 2) = ln(1 + 3.5 / 2.5) = ln 2.4 ~ 0.8755;  idf(c, n 4) = ln(1 + 1.5 / 4.5) = ln(4/3) ~ 0.2877
+        #   impacts: r in d0 (tf 2) 1.375 ln 2.4 ~ 1.2038; r in d4 ln 2.4; c in d1..d4 ln(4/3).
+        # Query r c: r first (bound 1.2038), touching its 2 postings: d0 1.2038, d4 0.8755.
+        #   k 1: the 1st best 1.2038 > c's bound 0.2877: prune; d4 can reach 0.8755 + 0.2877 = 1.1632 < 1.2038,
+        #        dropped; only d0 is looked up in c: 2 + 1 = 3 postings, not 6.
+        #   k 2: the 2nd best 0.8755 > 0.2877: prune, nobody dropped, d0 and d4 looked up: 2 + 2 = 4.
+        #   k 3: only 2 candidates for 3 places: c is scanned in full, 2 + 4 = 6.
+        r, c = math.log(2.4), math.log(4 / 3)
+        index = tc.BM25Index([["r", "r"], ["c"], ["c"], ["c"], ["r", "c"]], b=0.0)
+        cases = [(1, [(0, 1.375 * r)], 3), (2, [(0, 1.375 * r), (4, r + c)], 4),
+                 (3, [(0, 1.375 * r), (4, r + c), (1, c)], 6)]
+        for k, expected, visited in cases:
+            with self.subTest(k=k):
+                got = index.top_k(["r", "c"], k)
+                self.assertEqual([d for d, _ in got], [d for d, _ in expected])
+                for (_, g), (_, e) in zip(got, expected):
+                    self.assertAlmostEqual(g, e, places=12)
+                self.assertEqual(index.visited, visited)
+
+    def test_pruning_skips_postings_of_a_common_word(self):
+        _, index = scaled_1600()
+        query = tc.tokenize("the status of the backup meter")  # 'the' and 'of' are in most tool descriptions
+        total = sum(len(index.postings[t]) for t in set(query))
+        self.assertEqual(index.top_k(query, 10), full_scan(index, query, 10))
+        self.assertLess(index.visited, total)
+
+
+# --- 3. Bad input: a clear answer, never a ZeroDivisionError ------------------------------------
+
+class Bm25BadInput(unittest.TestCase):
+    def test_empty_and_unknown_queries_give_nothing(self):
+        index = tc.BM25Index(CORPUS)
+        retriever = catalog_index()
+        for query in ([], ["zebra"], ["zebra", "quokka"]):
+            with self.subTest(query=query):
+                self.assertEqual(index.top_k(query, 3), [])
+                self.assertEqual(index.scores(query), [0.0, 0.0, 0.0])
+        for text in ("", "   ", "zebra quokka", "!!!"):
+            with self.subTest(text=text):
+                self.assertEqual(retriever.search(text, 3), [])
+
+    def test_k_must_be_a_whole_number_of_at_least_one(self):
+        index = tc.BM25Index(CORPUS)
+        for k in (0, -1, 1.5, None):
+            with self.subTest(k=k):
+                with self.assertRaisesRegex(ValueError, "k must be"):
+                    index.top_k(["a"], k)
+        for k in (0, -1, 1.5):
+            with self.subTest(k=k):
+                with self.assertRaisesRegex(ValueError, "k must be"):
+                    catalog_index().search("meter status", k)
+
+    def test_k_above_the_number_of_tools_names_it(self):
+        retriever = catalog_index()
+        # k = 150 is allowed. The word 'meter' is in 8 meter tools: get_meter_{status,history,details,location},
+        # {create,update,assign,archive}_meter (name and meter_id); list_meters and search_meters say 'meters'.
+        self.assertEqual(len(retriever.search("meter", 150)), 8)
+        for k in (151, 1000):
+            with self.subTest(k=k):
+                with self.assertRaisesRegex(ValueError, r"\b150\b"):
+                    retriever.search("meter status", k)
+        small = tc.ToolRetriever([c.tool for c in catalog_and_requests()[0][:3]])
+        with self.assertRaisesRegex(ValueError, r"\b3\b"):
+            small.search("meter", 4)
+
+    def test_empty_catalogs(self):
+        with self.assertRaisesRegex(ValueError, "at least one tool"):
+            tc.ToolRetriever([])
+        # [[], [a]]: avgdl = 0.5; a in d1: idf ln(1 + 1.5 / 1.5) = ln 2, length factor 0.25 + 0.75 x 1 / 0.5 = 1.75,
+        #   tf part 2.2 / (1 + 1.2 x 1.75) = 2.2 / 3.1
+        cases = [([], [], []), ([[], []], [0.0, 0.0], []), ([[], ["a"]], [0.0, math.log(2) * 2.2 / 3.1], [1])]
+        for documents, scores, top in cases:
+            with self.subTest(documents=documents):
+                index = tc.BM25Index(documents)
+                got = index.scores(["a"])
+                self.assertEqual(len(got), len(scores))
+                for g, e in zip(got, scores):
+                    self.assertAlmostEqual(g, e, places=12)
+                self.assertEqual([d for d, _ in index.top_k(["a"], 3)], top)
+
+    def test_k1_and_b_out_of_range(self):
+        for k1, b in [(-0.1, 0.75), (1.2, -0.01), (1.2, 1.01), (-1, 2)]:
+            with self.subTest(k1=k1, b=b):
+                with self.assertRaisesRegex(ValueError, "k1 >= 0 and 0 <= b <= 1"):
+                    tc.BM25Index(CORPUS, k1=k1, b=b)
+
+    # Was a bug (fixed): BM25Index(k1=nan) is accepted (nan < 0 is False), every score is nan, and top_k then
+    # silently returns [] for every query: a programmer's mistake that should raise ValueError.
+    def test_k1_nan_is_refused(self):
+        with self.assertRaises(ValueError):
+            tc.BM25Index(CORPUS, k1=float("nan"))
+
+    def test_scaled_catalog_limits(self):
+        # the limit: (108 prefixes + the bare kind) x 15 kinds x 10 operations = 16,350 tools
+        for n in (0, -5, 16351, 10 ** 6, 2.5):
+            with self.subTest(n=n):
+                with self.assertRaisesRegex(ValueError, "from 1 to 16350"):
+                    tc.scaled_catalog(n)
+        self.assertEqual(len(tc.scaled_catalog(1)), 1)
+
+
+# --- 4. The catalog ------------------------------------------------------------------------------
+
+class CatalogStructure(unittest.TestCase):
+    def test_150_tools_15_objects_by_10_operations(self):
+        catalog, _ = catalog_and_requests()
+        names = [c.tool.name for c in catalog]
+        self.assertEqual(len(catalog), 150)
+        self.assertEqual(len(set(names)), 150)
+        self.assertEqual(set(Counter(c.object for c in catalog).values()), {10})
+        self.assertEqual(len({c.object for c in catalog}), 15)
+        self.assertEqual(set(Counter(c.operation for c in catalog).values()), {15})
+        self.assertEqual(len({c.operation for c in catalog}), 10)
+        for (obj, op), name in [(("meter", "status"), "get_meter_status"), (("work_order", "list"), "list_work_orders"),
+                                (("crew", "search"), "search_crews"), (("switch", "archive"), "archive_switch"),
+                                (("transformer", "history"), "get_transformer_history"),
+                                (("invoice", "create"), "create_invoice")]:
+            with self.subTest(name=name):
+                entry = next(c for c in catalog if c.tool.name == name)
+                self.assertEqual((entry.object, entry.operation), (obj, op))
+
+    def test_every_tool_has_23_near_duplicates(self):
+        catalog, _ = catalog_and_requests()
+        for entry in catalog:
+            with self.subTest(tool=entry.tool.name):
+                near = tc.near_duplicates(entry, catalog)
+                self.assertEqual(len(near), 23)  # 9 other operations of its object + 14 other objects of its operation
+                self.assertEqual(sum(c.object == entry.object for c in near), 9)
+                self.assertEqual(sum(c.operation == entry.operation for c in near), 14)
+                self.assertNotIn(entry, near)
+
+    def test_schemas_are_usable_and_accept_the_gold_arguments(self):
+        catalog, requests = catalog_and_requests()
+        by_name = {c.tool.name: c.tool for c in catalog}
+        for entry in catalog:
+            with self.subTest(tool=entry.tool.name):
+                tool_core.check_schema(entry.tool.parameters)
+        for r in requests:
+            with self.subTest(request=r.text):
+                self.assertEqual(tool_core.validate(by_name[r.tool].parameters, r.arguments), [])
+                self.assertEqual((by_name[r.tool].name, r.object, r.operation),
+                                 (r.tool, *next((c.object, c.operation) for c in catalog if c.tool.name == r.tool)))
+
+    def test_300_requests_190_paraphrased(self):
+        catalog, requests = catalog_and_requests()
+        self.assertEqual(len(requests), 300)
+        self.assertEqual(sum(r.paraphrased for r in requests), 190)
+        self.assertEqual(set(Counter(r.tool for r in requests).values()), {2})  # two per tool
+        first_of_each = {}
+        for r in requests:
+            first_of_each.setdefault(r.tool, r)
+        self.assertTrue(all(r.paraphrased for r in first_of_each.values()))  # the docstring: the first is a paraphrase
+
+    def test_requests_are_deterministic_per_seed(self):
+        catalog, requests = catalog_and_requests()
+        self.assertEqual(tc.catalog_requests(catalog, 0), requests)
+        other = tc.catalog_requests(catalog, 1)
+        self.assertEqual(sum(r.paraphrased for r in other), 190)
+        self.assertGreater(sum(a.text != b.text for a, b in zip(requests, other)), 100)
+
+    def test_paraphrases_avoid_their_operations_word(self):
+        _, requests = catalog_and_requests()
+        paraphrases = [r for r in requests if r.paraphrased]
+        self.assertEqual(len(paraphrases), 190)
+        for r in paraphrases:
+            with self.subTest(request=r.text):
+                # each operation's key word is its own name: status, history, ..., assign, archive
+                self.assertNotIn(r.operation, re.findall(r"[a-z]+", r.text.lower()))
+
+    def test_scaled_catalog(self):
+        tools = tc.scaled_catalog(16000)
+        self.assertEqual(len(tools), 16000)
+        self.assertEqual(len({t.name for t in tools}), 16000)
+        # the first 150 are the Orrin catalog; then the prefixed objects, 'backup' first (the docstring's example)
+        self.assertEqual([t.name for t in tools[:150]], [c.tool.name for c in catalog_and_requests()[0]])
+        self.assertEqual(tools[150].name, "get_backup_substation_status")
+
+    # Was a bug (fixed): orrin_catalog([]) builds the full 150-tool catalog (`objects or list(OBJECTS)`): an empty
+    # list of objects should give an empty catalog (or a ValueError), not every object.
+    def test_an_empty_object_list_is_an_empty_catalog(self):
+        try:
+            catalog = tc.orrin_catalog([])
+        except ValueError:
+            return
+        self.assertEqual(len(catalog), 0)
+
+    # Was a bug (fixed): catalog_requests(paraphrased=100) returns 150 paraphrases (the first request of every
+    # tool always is one), though the docstring promises `paraphrased` of them; below len(catalog)
+    # or above 2 x len(catalog) the count is silently different from what was asked.
+    def test_paraphrased_count_is_what_was_asked(self):
+        catalog, _ = catalog_and_requests()
+        try:
+            requests = tc.catalog_requests(catalog, paraphrased=100)
+        except ValueError:
+            return
+        self.assertEqual(sum(r.paraphrased for r in requests), 100)
+
+
+# --- 5. prompt_tokens agrees with count_tokens(render_tool_prompt(...)) -------------------------
+
+class PromptTokens(unittest.TestCase):
+    def test_equals_the_rendered_prompts_count(self):
+        catalog, requests = catalog_and_requests()
+        tools = [c.tool for c in catalog]
+        scaled = tc.scaled_catalog(400)[150:]
+        for label, subset in [("none", []), ("one", tools[:1]), ("ten", tools[40:50]), ("all 150", tools),
+                              ("250 scaled", scaled)]:
+            prompt = count_tokens(render_tool_prompt(subset))
+            for request in ("", requests[0].text, "How is meter MT-123 doing right now?"):
+                with self.subTest(tools=label, request=request):
+                    self.assertEqual(tc.prompt_tokens(subset, request), prompt + count_tokens(request))
+
+    def test_stays_right_when_catalogs_are_built_and_dropped(self):
+        # a cache keyed by id() alone once gave a new tool the count of a dead one at the same address
+        objects = list(tc.OBJECTS)
+        for i in range(30):
+            tools = [c.tool for c in tc.orrin_catalog([objects[(7 * i) % 15]])]
+            if i % 3 == 0:
+                tools = tools[::-1]
+            with self.subTest(round=i):
+                self.assertEqual(tc.prompt_tokens(tools, "x"), count_tokens(render_tool_prompt(tools)) + 1)
+            del tools
+            if i % 5 == 0:
+                gc.collect()
+
+    # Was a bug (fixed): the per-tool cache is keyed by identity, and Tool is a mutable dataclass: a tool whose
+    # description is changed after it was counted keeps its old count, so prompt_tokens no longer
+    # equals count_tokens(render_tool_prompt(tools)) as its docstring promises.
+    def test_a_changed_tool_is_counted_again(self):
+        tool = dataclasses.replace(catalog_and_requests()[0][0].tool)
+        tc.prompt_tokens([tool])
+        tool.description += " It also reports the last ten alarms with their severity and time."
+        self.assertEqual(tc.prompt_tokens([tool]), count_tokens(render_tool_prompt([tool])))
+
+    # Was a bug (fixed): the cache keeps a strong reference to every tool it has counted (to stop id reuse), so
+    # no counted tool is ever freed: each demo run adds 150 tools, a 16,000-tool catalog stays for good.
+    def test_a_counted_tool_can_be_freed(self):
+        tool = dataclasses.replace(catalog_and_requests()[0][0].tool)
+        tc.prompt_tokens([tool])
+        ref = weakref.ref(tool)
+        del tool
+        gc.collect()
+        self.assertIsNone(ref())
+
+
+# --- 6. ToyCaller --------------------------------------------------------------------------------
+
+def unrelated(catalog, request, n):
+    """n tools that share neither object nor operation with the request's gold tool."""
+    return [c for c in catalog if c.object != request.object and c.operation != request.operation][:n]
+
+
+class ToyCallerKnobs(unittest.TestCase):
+    def setUp(self):
+        self.catalog, self.requests = catalog_and_requests()
+        self.names = {c.tool.name for c in self.catalog}
+        self.by_name = {c.tool.name: c for c in self.catalog}
+
+    def picks(self, caller, view_of):
+        return [caller.pick(r, view_of(r), self.names) for r in self.requests]
+
+    def shares(self, name, request):
+        entry = self.by_name[name]
+        return entry.object == request.object or entry.operation == request.operation
+
+    def test_same_seed_same_picks(self):
+        first = self.picks(tc.ToyCaller(seed=5), lambda r: self.catalog)
+        self.assertEqual(first, self.picks(tc.ToyCaller(seed=5), lambda r: self.catalog))
+        self.assertNotEqual(first, self.picks(tc.ToyCaller(seed=6), lambda r: self.catalog))
+
+    def test_distraction(self):
+        # 0: the right tool in view is always taken
+        picks = self.picks(tc.ToyCaller(distraction=0), lambda r: self.catalog)
+        self.assertEqual(Counter(p.outcome for p in picks), {"correct": 300})
+        # 1 with all 150 in view: all 23 near duplicates in view, probability 1 x 23/23 = 1
+        picks = self.picks(tc.ToyCaller(distraction=1), lambda r: self.catalog)
+        self.assertEqual(Counter(p.outcome for p in picks), {"wrong_tool": 300})
+        for r, p in zip(self.requests, picks):
+            with self.subTest(request=r.text):
+                self.assertTrue(self.shares(p.name, r) and p.name != r.tool)
+                self.assertEqual((p.source, p.arguments), ("context", {}))
+        # 1 with the right tool among tools one word away from nothing: no near duplicate, no distraction
+        picks = self.picks(tc.ToyCaller(distraction=1),
+                           lambda r: unrelated(self.catalog, r, 5) + [self.by_name[r.tool]])
+        self.assertEqual(Counter(p.outcome for p in picks), {"correct": 300})
+        self.assertTrue(all(p.arguments == r.arguments for r, p in zip(self.requests, picks)))
+
+    def test_invent(self):
+        invented = [("get_meter_status", "get_meter_state"), ("get_work_order_history", "get_work_order_log"),
+                    ("get_pole_details", "get_pole_info"), ("get_crew_location", "get_crew_position"),
+                    ("list_invoices", "list_all_invoices"), ("search_relays", "find_relays"),
+                    ("create_customer", "add_customer"), ("update_line", "modify_line"),
+                    ("assign_vehicle", "dispatch_vehicle"), ("archive_switch", "retire_switch")]
+        caller = tc.ToyCaller(invent=1)
+        for gold, expected in invented:
+            with self.subTest(gold=gold):
+                request = next(r for r in self.requests if r.tool == gold)
+                pick = caller.pick(request, unrelated(self.catalog, request, 3), self.names)
+                self.assertEqual((pick.name, pick.outcome, pick.source), (expected, "hallucinated", "context"))
+        # invent = 1, the right tool out of view, its near duplicates in view: always a name not in the catalog
+        near = lambda r: tc.near_duplicates(self.by_name[r.tool], self.catalog)  # noqa: E731
+        picks = self.picks(tc.ToyCaller(invent=1), near)
+        self.assertTrue(all(p.outcome == "hallucinated" and p.name not in self.names for p in picks))
+        # invent = 0: always an existing tool, one sharing the object or the operation
+        picks = self.picks(tc.ToyCaller(invent=0), near)
+        for r, p in zip(self.requests, picks):
+            with self.subTest(request=r.text):
+                self.assertEqual(p.outcome, "wrong_tool")
+                self.assertTrue(self.shares(p.name, r))
+
+    def test_invent_0_takes_the_most_similar_tool_in_view(self):
+        request = next(r for r in self.requests if r.tool == "get_meter_status")
+        cases = [  # (view, expected pick): similarity = same object + same operation; ties to the first in view
+            (["list_crews", "archive_pole", "get_meter_history"], "get_meter_history"),
+            (["list_crews", "get_pole_status", "get_meter_history"], "get_pole_status"),
+            (["list_crews", "archive_pole"], "list_crews"),
+            (["archive_pole", "update_meter"], "update_meter"),
+        ]
+        for view, expected in cases:
+            with self.subTest(view=view):
+                pick = tc.ToyCaller(invent=0).pick(request, [self.by_name[n] for n in view], self.names)
+                self.assertEqual((pick.name, pick.outcome), (expected, "wrong_tool"))
+
+    def test_recall_zero_shot(self):
+        picks = self.picks(tc.ToyCaller(recall=1), lambda r: [])
+        self.assertEqual(Counter((p.outcome, p.source) for p in picks), {("correct", "memory"): 300})
+        picks = self.picks(tc.ToyCaller(recall=0), lambda r: [])
+        self.assertEqual(Counter((p.outcome, p.source) for p in picks), {("hallucinated", "memory"): 300})
+        for r, p in zip(self.requests, picks):
+            with self.subTest(request=r.text):
+                self.assertEqual(p.name, tc.INVENTED[r.operation].format(o=r.object))
+
+    def test_rat(self):
+        view = lambda r: unrelated(self.catalog, r, 4)  # noqa: E731
+        picks = self.picks(tc.ToyCaller(rat=True, recall=1), view)  # nothing fits: answer from memory
+        self.assertEqual(Counter((p.outcome, p.source) for p in picks), {("correct", "memory"): 300})
+        picks = self.picks(tc.ToyCaller(rat=False, recall=1, invent=0), view)  # forced to pick from the view
+        self.assertEqual(Counter((p.outcome, p.source) for p in picks), {("wrong_tool", "context"): 300})
+        picks = self.picks(tc.ToyCaller(rat=True, distraction=0), lambda r: view(r) + [self.by_name[r.tool]])
+        self.assertEqual(Counter((p.outcome, p.source) for p in picks), {("correct", "context"): 300})
+
+    def test_knobs_outside_0_1(self):
+        for knobs in [{"distraction": -0.01}, {"distraction": 1.01}, {"invent": 2}, {"recall": -1},
+                      {"recall": float("nan")}]:
+            with self.subTest(knobs=knobs):
+                with self.assertRaisesRegex(ValueError, list(knobs)[0]):
+                    tc.ToyCaller(**knobs)
+
+
+# --- 7. The demos' figures, recounted -----------------------------------------------------------
+
+@functools.cache
+def recounted_retrieval():
+    """Recall per k from the full scan (scores sorted here), the k = 3 misses, and the prompt sizes."""
+    catalog, requests = catalog_and_requests()
+    index = catalog_index().index
+    ranked = {r.text: [catalog[d].tool.name for d, _ in full_scan(index, tc.tokenize(r.text), 10)] for r in requests}
+    recall = {}
+    for k in (1, 3, 5, 10):
+        for para in (False, True):
+            group = [r for r in requests if r.paraphrased == para]
+            recall[k, para] = sum(r.tool in ranked[r.text][:k] for r in group) / len(group)
+    missed = [r for r in requests if r.paraphrased and r.tool not in ranked[r.text][:3]]
+    request_tokens = sum(count_tokens(r.text) for r in requests) / len(requests)
+    return recall, missed, request_tokens
+
+
+class DemoFigures(unittest.TestCase):
+    def setUp(self):
+        code, self.out = run_script_in_process()
+        self.assertEqual(code, 0)
+
+    def test_catalog_demo(self):
+        body = demo_body(self.out, 1)
+        self.assertIn("15 object kinds x 10 operations = 150 tools.", body)
+        self.assertIn("300 requests, 190 paraphrased", body)
+        catalog, _ = catalog_and_requests()
+        by_name = {c.tool.name: c for c in catalog}
+        for tool, near, closest in table(body, "tool ", 4):
+            with self.subTest(tool=tool):
+                self.assertEqual(near, "23")
+                for other in closest.split(", "):  # the closest tools are one word away
+                    self.assertIn(by_name[other], tc.near_duplicates(by_name[tool], catalog))
+
+    def test_all_in_context_demo(self):
+        body = demo_body(self.out, 2)
+        self.assertTrue(body.lstrip().startswith("300 requests;"))
+        rows = table(body, "tools in context", 4)
+        self.assertEqual([row[0] for row in rows], ["10", "30", "75", "150"])
+        tokens = [number(row[3]) for row in rows]
+        self.assertTrue(all(a < b for a, b in zip(tokens, tokens[1:])), tokens)  # tokens grow with the tools in context
+        self.assertGreater(percent(rows[0][1]), percent(rows[3][1]))  # accuracy falls from 10 to 150 tools
+        _, _, request_tokens = recounted_retrieval()
+        all_150 = all_150_prompt_tokens() + request_tokens
+        self.assertEqual(number(rows[3][3]), round(all_150))
+        for size, accuracy, wrong, per_request, five_steps in rows:
+            with self.subTest(size=size):
+                # the right tool is always in view, so nothing is invented: accuracy = (300 - wrong) / 300
+                self.assertEqual(percent(accuracy), round(100 * (300 - int(wrong)) / 300))
+                self.assertLessEqual(abs(number(five_steps) - 5 * number(per_request)), 3)
+        # all 150 in view, distraction 0.3 x 23/23: about 300 x 0.3 = 90 wrong picks (sd ~ 8); 4 sd either side
+        self.assertTrue(58 <= int(rows[3][2]) <= 122, rows[3])
+
+    def test_retrieval_demo(self):
+        body = demo_body(self.out, 3)
+        self.assertTrue(body.lstrip().startswith("300 requests (190 paraphrased)."))
+        rows = {row[0]: row for row in table(body, "tools in view", 7)}
+        recall, missed, request_tokens = recounted_retrieval()
+        for k in (1, 3, 5, 10):
+            with self.subTest(k=k):
+                row = rows[f"BM25 top {k}"]
+                self.assertEqual((percent(row[1]), percent(row[2])),
+                                 (round(100 * recall[k, False]), round(100 * recall[k, True])))
+        for label, row in rows.items():
+            with self.subTest(row=label):  # every pick is correct, a wrong tool or invented
+                self.assertEqual(percent(row[3]), round(100 * (300 - int(row[4]) - int(row[5])) / 300))
+        self.assertIn(f"At k = 3, BM25 misses {len(missed)} of 190 paraphrases,", body)
+        self.assertIn(f"e.g. {missed[0].text!r} (gold {missed[0].tool})", body)
+        all_150 = all_150_prompt_tokens() + request_tokens
+        self.assertEqual(number(rows["all 150 in context"][6]), round(all_150))
+        no_tools = count_tokens(render_tool_prompt([])) + request_tokens
+        self.assertEqual(number(rows["zero-shot (no tools)"][6]), round(no_tools))
+        # the mechanisms
+        self.assertGreater(percent(rows["BM25 top 10"][2]), percent(rows["BM25 top 3"][2]))
+        self.assertLess(int(rows["RAT, BM25 top 3"][4]), int(rows["BM25 top 3"][4]))
+        zero = rows["zero-shot (no tools)"]
+        self.assertEqual((zero[1], zero[2], zero[4]), ("0%", "0%", "0"))
+        self.assertTrue(150 - 35 <= int(zero[5]) <= 150 + 35)  # recall 0.5: about 150 invented (sd ~ 8.7)
+        self.assertIn(f"Zero-shot, {zero[5]} of 300 answers name a tool that does not exist", body)
+        self.assertIn(f"wrong-tool picks {rows['BM25 top 3'][4]} -> {rows['RAT, BM25 top 3'][4]}", body)
+        # the all-150 row is demo 2's 150 row: same requests, same view, same seeded picker
+        demo2 = table(demo_body(self.out, 2), "tools in context", 4)[3]
+        self.assertEqual(rows["all 150 in context"][3:5], demo2[1:3])
+
+    def test_deferred_demo(self):
+        body = demo_body(self.out, 5)
+        rows = {row[0]: row for row in table(body, "mode", 2)}
+        full, deferred = number(rows["all in context"][1]), number(rows["deferred"][1])
+        system = all_150_prompt_tokens()
+        self.assertTrue(2 * system < full < 2 * system + 500)  # the 150 schemas go out at both model turns
+        self.assertLess(deferred, full / 5)
+        saved = int(re.search(r"Deferred loading saves (\d+)% of the tokens", body).group(1))
+        self.assertLessEqual(abs(saved - 100 * (1 - deferred / full)), 1)
+        for mode, row in rows.items():
+            with self.subTest(mode=mode):
+                self.assertLessEqual(int(row[3]) + int(row[4]), 40)
+
+    def test_ast_demo(self):
+        body = demo_body(self.out, 4)
+        verdicts = [row[-1] for row in table(body, "generated call", 5)]
+        self.assertEqual(verdicts, ["correct", "wrong_arguments", "wrong_tool", "hallucinated", "unparseable"])
+
+    def test_scale_figures_smoke(self):
+        text = tc.scale_figures((150, 1600), queries=20)
+        rows = table(text, "tools", 2)
+        self.assertEqual([row[0] for row in rows], ["150", "1,600"])
+        for row in rows:
+            with self.subTest(size=row[0]):
+                self.assertTrue(0 < percent(row[4]) <= 100)
+
+
+# --- 8. AST matching -----------------------------------------------------------------------------
+
+GOLD = ("get_transformer_status", {"transformer_id": "TR-204"})
+AST_CASES = [  # (generated code, verdict against GOLD)
+    ("get_transformer_status(transformer_id='TR-204')", "correct"),
+    ('get_transformer_status(transformer_id="TR-204")', "correct"),
+    ("status = get_transformer_status(transformer_id='TR-204')", "correct"),  # an assignment around it is fine
+    ("get_transformer_status(transformer_id='TR-240')", "wrong_arguments"),  # a wrong value
+    ("get_transformer_status()", "wrong_arguments"),  # a missing argument
+    ("get_transformer_status(transformer_id='TR-204', verbose=True)", "wrong_arguments"),  # an extra argument
+    ("get_transformer_status('TR-204')", "wrong_arguments"),  # positional instead of keyword
+    ("get_transformer_status('TR-204', transformer_id='TR-204')", "wrong_arguments"),  # and an extra positional
+    ("get_transformer_status(transformer_id=tr)", "wrong_arguments"),  # a variable, not a literal
+    ("get_transformer_status(transformer_id=204)", "wrong_arguments"),
+    ("get_transformer_history(transformer_id='TR-204')", "wrong_tool"),
+    ("get_meter_status(meter_id='MT-123')", "wrong_tool"),
+    ("get_transformer_state(transformer_id='TR-204')", "hallucinated"),
+    ("grid.get_transformer_status(transformer_id='TR-204')", "hallucinated"),  # not the catalog's name
+    ("get_transformer_status(transformer_id='TR-204'", "unparseable"),  # a syntax error
+    ("get_transformer_status", "unparseable"),  # not a call
+    ("transformer_id = 'TR-204'", "unparseable"),
+    ("", "unparseable"),
+    ("get_transformer_status(**{'transformer_id': 'TR-204'})", "unparseable"),  # **kwargs
+    ("get_transformer_status(*ids)", "unparseable"),
+    ("(lambda: 'TR-204')()", "unparseable"),  # a call of a lambda: no function name
+    ("__import__('os').system('echo x')", "unparseable"),  # no dotted name: classified, never run
+]
+
+
+class AstMatching(unittest.TestCase):
+    def setUp(self):
+        self.names = {c.tool.name for c in catalog_and_requests()[0]}
+
+    def test_every_class(self):
+        for code, expected in AST_CASES:
+            with self.subTest(code=code):
+                self.assertEqual(tc.classify_call(code, *GOLD, self.names), expected)
+        self.assertEqual({expected for _, expected in AST_CASES}, set(tc.AST_CLASSES))
+
+    def test_gold_calls_written_out_are_correct(self):
+        for r in catalog_and_requests()[1]:
+            with self.subTest(request=r.text):
+                self.assertEqual(tc.classify_call(tc.call_source(r.tool, r.arguments), r.tool, r.arguments, self.names),
+                                 "correct")
+
+    def test_examples_of_the_docstrings(self):
+        self.assertEqual(tc.parse_call("m = f(1, x=True)"), ("f", [1], {"x": True}))
+        self.assertEqual(tc.call_source("f", {"a": "x"}), "f(a='x')")
+
+    def test_the_code_is_never_run(self):
+        with tempfile.TemporaryDirectory() as folder:
+            marker = Path(folder) / "ran"
+            gold = ("get_meter_status", {"meter_id": "MT-123"})
+            cases = [(f"__import__('pathlib').Path({str(marker)!r}).touch()", "unparseable"),
+                     (f"get_meter_status(meter_id=__import__('pathlib').Path({str(marker)!r}).write_text('x'))",
+                      "wrong_arguments"),
+                     ("get_meter_status(meter_id=open('/etc/passwd').read())", "wrong_arguments")]
+            for code, expected in cases:
+                with self.subTest(code=code):
+                    self.assertEqual(tc.classify_call(code, *gold, self.names), expected)
+                    self.assertIsNone(tc.subtree_match(code))
+                    self.assertFalse(marker.exists())
+
+    # Was a bug (fixed): parse_call takes the first Call anywhere in the tree, so a call that is only defined,
+    # inside a lambda or a def, and never made, is graded as if it were made ("correct").
+    def test_a_call_inside_a_definition_is_not_a_call(self):
+        for code in ("lambda: get_transformer_status(transformer_id='TR-204')",
+                     "def f():\n    return get_transformer_status(transformer_id='TR-204')"):
+            with self.subTest(code=code):
+                self.assertEqual(tc.classify_call(code, *GOLD, self.names), "unparseable")
+
+    # Was a bug (fixed): a repeated keyword is a SyntaxError for Python ("keyword argument repeated") but ast.parse
+    # accepts it and the dict keeps the last value, so a call Python refuses is graded "correct".
+    def test_a_repeated_keyword_is_unparseable(self):
+        for code in ("get_transformer_status(transformer_id='TR-240', transformer_id='TR-204')",
+                     "get_transformer_status(transformer_id='TR-204', transformer_id='TR-204')"):
+            with self.subTest(code=code):
+                self.assertEqual(tc.classify_call(code, *GOLD, self.names), "unparseable")
+
+    def test_subtree_match(self):
+        densenet, resnet, dino = tc.REFERENCE_APIS[0], tc.REFERENCE_APIS[1], tc.REFERENCE_APIS[4]
+        cases = [  # (generated code, the reference it matches or None)
+            ("model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)", densenet),
+            ("net = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)", densenet),  # renamed variable
+            ("model = torch.hub.load('pytorch/visions', 'densenet121', pretrained=True)", None),  # invented repository
+            ("model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)", None),  # flipped pretrained
+            ("torch.hub.load('pytorch/vision', 'resnet50', pretrained=True, force_reload=True)", resnet),  # extra kw
+            ("torch.hub.load('pytorch/vision', 'densenet121')", None),  # the reference's pretrained is missing
+            ("torch.hub.load('facebookresearch/dino:main', 'dino_vits16', pretrained=True)", dino),
+            ("torch.load('pytorch/vision', 'densenet121', pretrained=True)", None),  # another function path
+            ("hub.load('pytorch/vision', 'densenet121', pretrained=True)", None),
+            ("torch.hub.load('pytorch/vision', pretrained=True)", None),  # a positional argument missing
+            ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=1)", None),  # 1 is not True in JSON
+            ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=True", None),  # unparseable
+        ]
+        for code, expected in cases:
+            with self.subTest(code=code):
+                self.assertEqual(tc.subtree_match(code), expected)
+
+
+# --- 9. docs_registry ----------------------------------------------------------------------------
+
+class DocsRegistry(unittest.TestCase):
+    def test_the_outage_credit_question(self):
+        # 'outage' and 'credit' are only in outage-credits (idf ln(1 + 4.5 / 1.5) = ln 4 each): it must lead
+        result = tc.docs_registry().call("search_docs", {"query": "What is the outage credit limit?"})
+        self.assertTrue(result.ok, result.message)
+        self.assertEqual(result.content[0]["id"], "outage-credits")
+        self.assertLessEqual(len(result.content), 3)
+        result = tc.docs_registry().call("search_docs", {"query": "zebra quokka", "k": 5})
+        self.assertEqual((result.ok, result.content), (True, []))
+
+    def test_k_out_of_range_is_an_execution_error(self):
+        registry = tc.docs_registry()
+        for k in (0, -1, 6, 100):
+            with self.subTest(k=k):
+                result = registry.call("search_docs", {"query": "outage credit", "k": k})
+                self.assertEqual((result.ok, result.error_kind), (False, "execution_error"))
+                self.assertIn("from 1 to 5", result.message)
+        self.assertTrue(registry.call("search_docs", {"query": "outage credit", "k": 5}).ok)
+
+    # Was a bug (fixed): docs_registry({}) searches the built-in DOCS (`docs or DOCS`): an empty document set
+    # should be refused or find nothing, not answer from documents it was never given.
+    def test_an_empty_document_set_finds_nothing(self):
+        try:
+            registry = tc.docs_registry({})
+        except ValueError:
+            return
+        result = registry.call("search_docs", {"query": "outage credit", "k": 1})
+        self.assertFalse(result.ok and result.content)
+
+
+# --- 10. scripts/05_many_tools.py ----------------------------------------------------------------
+
+class Script05Runs(unittest.TestCase):
+    def test_prints_demos_1_to_5_the_same_bytes_every_run(self):
+        code, out, err = subprocess_result("seed 0")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(re.findall(r"^=== Demo (\d)\. ", out, re.M), ["1", "2", "3", "4", "5"])
+        self.assertNotIn("BM25 at scale", out)  # --scale only
+        self.assertEqual(out, run_script_in_process()[1])  # another process, directory and hash seed
+
+    def test_help(self):
+        code, out = run_script_in_process("--help")
+        self.assertEqual(code, 0)
+        for flag in ("usage:", "--seed", "--scale", "Demo 5"):
+            with self.subTest(flag=flag):
+                self.assertIn(flag, out)
+
+    def test_seed_1_changes_the_seeded_figures_only(self):
+        code, out, err = subprocess_result("seed 1")
+        self.assertEqual(code, 0, err)
+        seed0 = run_script_in_process()[1]
+        for number_ in (1, 2, 3, 4, 5):
+            with self.subTest(demo=number_):
+                same = demo_body(out, number_) == demo_body(seed0, number_)
+                self.assertEqual(same, number_ in (1, 4))  # demos 1 and 4 take no seed
+        self.assertIn("300 requests (190 paraphrased).", demo_body(out, 3))
+
+
+if __name__ == "__main__":
+    unittest.main()
