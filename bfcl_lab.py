@@ -423,6 +423,9 @@ def _resolve_value(node: ast.AST) -> JSON:
     raise DecodeError(f"unsupported argument {ast.unparse(node)[:60]!r} ({type(node).__name__})")
 
 
+_LOOKS_LIKE_CALLS = re.compile(r"\s*`*\s*\[?\s*[A-Za-z_][\w.]*\s*\(")
+
+
 def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
     """Decode one model result into BFCL's call list; return (calls or None, what happened).
 
@@ -450,6 +453,8 @@ def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
         if parsed.errors:
             return None, f"malformed call ({parsed.errors[0].kind})"
         return [{c.name: c.arguments} for c in parsed.calls], "text protocol"
+    if not _LOOKS_LIKE_CALLS.match(result):
+        return None, "no call (plain text)"  # BFCL's decoder would fail on it too: the same verdicts
     try:
         return decode_python_calls(result), "Python calls"
     except DecodeError as exc:
@@ -763,6 +768,194 @@ def format_report(report: Report, failures: int = 20) -> str:
     rate = total / report.seconds if report.seconds else 0
     lines += ["", f"graded {total} entries in {report.seconds:.3f} s ({rate:,.0f} per second)"]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7. A real model: the nine questions through an HTTP API, no SDK (scripts/07_real_llm.py) ---
+# ---------------------------------------------------------------------------------------------
+
+ANTHROPIC_MODEL = "claude-sonnet-4-5"  # one constant per API: retired ids break course notebooks; --model overrides
+OPENAI_MODEL = "gpt-4o-mini"
+_SCHEMA_TYPES = {"dict": "object", "float": "number", "integer": "integer", "string": "string",
+                 "boolean": "boolean", "array": "array", "tuple": "array", "any": None}
+
+
+def bfcl_schema(params: dict) -> dict:
+    """Translate a BFCL parameter document into JSON Schema. Example: {"type": "float"} -> {"type": "number"}"""
+    kind = params.get("type")
+    if kind not in _SCHEMA_TYPES:
+        raise ValueError(f"unknown BFCL type {kind!r}; known: {sorted(_SCHEMA_TYPES)}")
+    out = {k: v for k, v in params.items() if k in ("description", "enum", "default")}
+    if _SCHEMA_TYPES[kind]:
+        out["type"] = _SCHEMA_TYPES[kind]
+    if "properties" in params:
+        out["properties"] = {name: bfcl_schema(sub) for name, sub in params["properties"].items()}
+        out["required"] = list(params.get("required", []))
+    if isinstance(params.get("items"), dict):
+        out["items"] = bfcl_schema(params["items"])
+    return out
+
+
+def bfcl_tools(docs: list[dict], registry: ToolRegistry | None = None) -> list[tool_core.Tool]:
+    """Turn BFCL function documents into Tools (what a model is shown), run by the registry's functions where known."""
+    registry = registry or bfcl_registry()
+    out = []
+    for doc in docs:
+        known = registry.get(doc["name"])
+        out.append(tool_core.Tool(doc["name"], doc.get("description", ""), bfcl_schema(doc["parameters"]),
+                                  known.fn if known else (lambda **a: a), read_only=True))
+    return out
+
+
+class LLMError(Exception):
+    """A failure talking to a model's API, with what the API said (never the key)."""
+
+
+@dataclass
+class Reply:
+    """One model reply: its text, its native calls (when tools went in the vendor's format), and why it stopped."""
+
+    text: str
+    calls: list[dict] | None = None  # [{name: arguments}] from native tool calling
+    stop_reason: str = ""
+    truncated: bool = False  # cut at max_tokens: a call in it may be incomplete
+
+
+class HTTPBackend:
+    """What the two APIs share: a JSON POST with retries and back-off on 429 and 5xx only, clear errors otherwise."""
+
+    def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
+                 sleep=time.sleep):
+        self.model, self.timeout, self.max_tokens, self.retries, self.sleep = model, timeout, max_tokens, retries, sleep
+        self.secret = ""
+
+    def post(self, url: str, headers: dict, body: dict) -> dict:
+        """POST JSON and return the decoded answer; retry 429 and 5xx with back-off; raise LLMError otherwise."""
+        import urllib.error
+        import urllib.request
+        data = json.dumps(body).encode("utf-8")
+        for attempt in range(self.retries + 1):
+            request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    return json.loads(response.read().decode("utf-8"))
+            except urllib.error.HTTPError as exc:
+                message = self._api_message(exc.read())
+                if (exc.code == 429 or exc.code >= 500) and attempt < self.retries:
+                    wait = exc.headers.get("retry-after") if exc.headers else None
+                    self.sleep(float(wait) if wait and wait.replace(".", "", 1).isdigit() else 0.5 * 2 ** attempt)
+                    continue
+                raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
+            except (TimeoutError, urllib.error.URLError, OSError) as exc:
+                reason = getattr(exc, "reason", exc)
+                raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
+            except ValueError as exc:
+                raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
+        raise LLMError(f"{url}: still failing after {self.retries} retries")
+
+    @staticmethod
+    def _api_message(raw: bytes) -> str:
+        try:
+            payload = json.loads(raw.decode("utf-8", "replace"))
+            error = payload.get("error", payload) if isinstance(payload, dict) else payload
+            return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
+        except ValueError:
+            return raw.decode("utf-8", "replace")[:300]
+
+    def _clean(self, text: str) -> str:
+        return text.replace(self.secret, "[redacted]") if self.secret else text
+
+
+class AnthropicBackend(HTTPBackend):
+    """The Anthropic Messages API over urllib: system + one user turn, stop at <tool_result, tools if native."""
+
+    def __init__(self, key: str, model: str = ANTHROPIC_MODEL, base_url: str = "https://api.anthropic.com", **options):
+        if not key:
+            raise LLMError("no API key: set ANTHROPIC_API_KEY, or run with --toy (offline) or --base-url")
+        super().__init__(model, **options)
+        self.secret, self.url = key, base_url.rstrip("/") + "/v1/messages"
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls and stop reason."""
+        body = {"model": self.model, "max_tokens": self.max_tokens, "system": system,
+                "messages": [{"role": "user", "content": user}], "stop_sequences": tool_core.STOP_SEQUENCES}
+        if tools:
+            body["tools"] = tools
+        data = self.post(self.url, {"x-api-key": self.secret, "anthropic-version": "2023-06-01"}, body)
+        blocks = data.get("content", [])
+        text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
+        calls = [{b["name"]: b.get("input", {})} for b in blocks if b.get("type") == "tool_use"]
+        stop = data.get("stop_reason", "")
+        return Reply(text, calls if tools else None, stop, stop == "max_tokens")
+
+
+class OpenAIBackend(HTTPBackend):
+    """Any OpenAI-compatible /v1/chat/completions endpoint (vLLM, llama.cpp, Ollama, OpenAI) over urllib."""
+
+    def __init__(self, base_url: str, key: str | None = None, model: str = OPENAI_MODEL, **options):
+        super().__init__(model, **options)
+        self.secret = key or ""
+        self.url = base_url.rstrip("/") + ("/chat/completions" if base_url.rstrip("/").endswith("/v1")
+                                           else "/v1/chat/completions")
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls (JSON-string arguments decoded) and stop reason."""
+        body = {"model": self.model, "max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES,
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        if tools:
+            body["tools"] = tools
+        headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
+        data = self.post(self.url, headers, body)
+        choice = (data.get("choices") or [{}])[0]
+        message = choice.get("message", {})
+        calls = [{c["function"]["name"]: c["function"].get("arguments", "{}")} for c in message.get("tool_calls") or []]
+        stop = choice.get("finish_reason", "")
+        return Reply(message.get("content") or "", calls if tools else None, stop, stop == "length")
+
+
+class ToyBackend:
+    """Offline: answers with model A's hand-written replies (the default when no key or base URL is given)."""
+
+    model = "toy (model A of demo 1)"
+
+    def __init__(self, answers: dict[str, str] | None = None):
+        self.answers = answers or MODEL_A
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
+        """Look the question up and return model A's reply to it."""
+        question = next(q for q in QUESTIONS if q["question"][0][0]["content"] == user)
+        return Reply(self.answers[question["id"]], None, "end_turn")
+
+
+def ask_model(backend, dialect=None) -> tuple[dict[str, JSON], dict[str, str]]:
+    """Put the nine questions to a model; return each answer (text, or native calls) and how it ended.
+
+    dialect None: the text protocol (the tools in the system prompt, calls as <tool_call> text);
+    otherwise a dialect of interfaces (e.g. interfaces.Anthropic()) renders the tools natively.
+    """
+    answers, notes = {}, {}
+    for q in QUESTIONS:
+        tools = bfcl_tools(q["function"])
+        system = tool_core.render_tool_prompt(tools)
+        rendered = [dialect.tool(t) for t in tools] if dialect is not None else None
+        reply = backend.complete(system, q["question"][0][0]["content"], rendered)
+        answers[q["id"]] = reply.calls if reply.calls else reply.text
+        notes[q["id"]] = "cut at max_tokens" if reply.truncated else reply.stop_reason
+    return answers, notes
+
+
+def demo_real(backend, dialect=None) -> str:
+    """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
+    answers, notes = ask_model(backend, dialect)
+    graded = grade_model(answers)
+    rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if "cut" in notes[g.question] else "")]
+            for g in graded]
+    mode = "native tool calling" if dialect is not None else "the text protocol"
+    return "\n".join([
+        f"Model: {backend.model}, through {mode}.",
+        format_table(["question", "AST", "exec", "what came back"], rows),
+        f"AST {sum(g.ast.valid for g in graded)}/9, execution {sum(g.exec.valid for g in graded)}/9. A reply cut at "
+        "max_tokens is graded as the truncated call it holds, never as 'no call'."])
 
 
 def main(argv: list[str] | None = None) -> int:
