@@ -830,7 +830,8 @@ class HTTPBackend:
         self.secret = ""
 
     def post(self, url: str, headers: dict, body: dict) -> dict:
-        """POST JSON and return the decoded answer; retry 429 and 5xx with back-off; raise LLMError otherwise."""
+        """POST JSON and return the decoded answer; retry 408, 429 and 5xx (not 501) with back-off; else LLMError."""
+        import http.client
         import urllib.error
         import urllib.request
         data = json.dumps(body).encode("utf-8")
@@ -838,29 +839,32 @@ class HTTPBackend:
             request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read().decode("utf-8"))
+                    payload = json.loads(response.read().decode("utf-8"))
+                if not isinstance(payload, dict):
+                    raise LLMError(f"{url} answered with JSON that is not an object: {tool_core.show(payload)}")
+                return payload
             except urllib.error.HTTPError as exc:
                 message = self._api_message(exc.read())
-                if (exc.code == 429 or exc.code >= 500) and attempt < self.retries:
+                # the project's one rule (tool_core.is_retryable): 408, 429 and 5xx except 501 are worth a retry
+                if tool_core.is_retryable(tool_core.ToolExecutionError("", status=exc.code)) and attempt < self.retries:
                     wait = exc.headers.get("retry-after") if exc.headers else None
                     self.sleep(float(wait) if wait and wait.replace(".", "", 1).isdigit() else 0.5 * 2 ** attempt)
                     continue
                 raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
-            except (TimeoutError, urllib.error.URLError, OSError) as exc:
-                reason = getattr(exc, "reason", exc)
+            except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                reason = getattr(exc, "reason", exc)  # HTTPException: a reply cut short (IncompleteRead) and the like
                 raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
             except ValueError as exc:
                 raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
         raise LLMError(f"{url}: still failing after {self.retries} retries")
 
-    @staticmethod
-    def _api_message(raw: bytes) -> str:
+    def _api_message(self, raw: bytes) -> str:
         try:
             payload = json.loads(raw.decode("utf-8", "replace"))
             error = payload.get("error", payload) if isinstance(payload, dict) else payload
             return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
         except ValueError:
-            return raw.decode("utf-8", "replace")[:300]
+            return self._clean(raw.decode("utf-8", "replace"))[:300]  # redact before cutting: no half a key
 
     def _clean(self, text: str) -> str:
         return text.replace(self.secret, "[redacted]") if self.secret else text
