@@ -92,6 +92,7 @@ TEAMS = [
 ]
 API_KEY_HEADER = "X-API-Key"
 MAX_LIMIT = 50
+MAX_REQUEST_BYTES = 1_000_000  # the largest request body the loopback servers read
 
 # What the first generation gives the model: documentation written for people.
 CARDINAL_DOCS = """Cardinal directory API (base URL given below). Send your key in the X-API-Key header.
@@ -226,33 +227,38 @@ def cardinal_openapi() -> dict:
     }
 
 
-class CardinalServer:
-    """The Cardinal API on real HTTP: 127.0.0.1, an ephemeral port, a thread; stopped by whoever started it.
+class LoopbackServer:
+    """An HTTP server on 127.0.0.1, an ephemeral port, a daemon thread; stopped by whoever started it.
 
-    Use it as a context manager (`with CardinalServer() as server: server.url`), or call
-    start() and stop() yourself in a notebook.
+    Use it as a context manager (`with CardinalServer() as server: server.url`), or call start()
+    and stop() yourself in a notebook. A subclass answers requests in `respond`; this class
+    reads them (a missing Content-Length on a POST is 411, a body over `max_body` 413), turns a
+    bug in `respond` into a 500, and writes each answer in one piece.
     """
 
-    def __init__(self, api: CardinalAPI | None = None):
-        self.api = api or CardinalAPI()
+    path = ""  # the one path served ("" = every path)
+    max_body = MAX_REQUEST_BYTES
+    software = "Lab/1.0"
+
+    def __init__(self) -> None:
         self._httpd = None
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        """Return the base URL, e.g. 'http://127.0.0.1:54321'."""
+        """Return the base URL, e.g. 'http://127.0.0.1:54321' (with the path, if the server has one)."""
         if self._httpd is None:
             raise RuntimeError("the server is not running: call start() or use it in a with block")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}{self.path}"
 
-    def start(self) -> "CardinalServer":
-        """Bind 127.0.0.1 on a free port and serve in a daemon thread; return self."""
+    def start(self, port: int = 0) -> "LoopbackServer":
+        """Bind 127.0.0.1 (a free port unless one is given) and serve in a daemon thread; return self."""
         from http.server import ThreadingHTTPServer  # imported here: importing the module starts nothing
         if self._httpd is None:
-            self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self.api))
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
             self._httpd.daemon_threads = True
             self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
-                                            name="cardinal-http", daemon=True)
+                                            name=type(self).__name__, daemon=True)
             self._thread.start()
         return self
 
@@ -264,31 +270,65 @@ class CardinalServer:
             self._thread.join(timeout=2)
             self._httpd = self._thread = None
 
-    def __enter__(self) -> "CardinalServer":
+    def __enter__(self) -> "LoopbackServer":
         return self.start()
 
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    def respond(self, method: str, target: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
+        """Answer one request: (status, headers, body)."""
+        raise NotImplementedError
 
-def _handler_for(api: CardinalAPI):
-    """Build the request handler class that hands each request to api.handle and writes the JSON back."""
+    def refuse(self, status: int, message: str) -> tuple[int, dict, bytes]:
+        """Answer a request the server will not read (411, 413) or could not answer (500)."""
+        return _http_json(status, {"error": message})
+
+
+def _http_json(status: int, payload: JSON) -> tuple[int, dict, bytes]:
+    return status, {"Content-Type": "application/json"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+class CardinalServer(LoopbackServer):
+    """The Cardinal API on real HTTP (see LoopbackServer): every request goes to CardinalAPI.handle."""
+
+    software = "Cardinal/1.0"
+
+    def __init__(self, api: CardinalAPI | None = None):
+        super().__init__()
+        self.api = api or CardinalAPI()
+
+    def respond(self, method: str, target: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
+        """Hand the request to the API and write its payload as JSON."""
+        return _http_json(*self.api.handle(method, target, headers, body))
+
+
+def _handler_for(server: LoopbackServer):
+    """Build the request handler class that reads a request, asks server.respond, and writes the answer."""
     from http.server import BaseHTTPRequestHandler
 
     class Handler(BaseHTTPRequestHandler):
-        server_version = "Cardinal/1.0"
+        server_version = server.software
         protocol_version = "HTTP/1.1"
 
         def _answer(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            try:
-                status, payload = api.handle(self.command, self.path, self.headers, body)
-            except Exception as exc:  # a bug in a handler is a 500 for the client, not a dead thread
-                status, payload = _error(500, f"internal error: {type(exc).__name__}")
-            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+            length = self.headers.get("Content-Length")
+            if server.path and urlsplit(self.path).path != server.path:
+                status, headers, data = 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
+            elif self.command == "POST" and not (length or "").isdigit():
+                status, headers, data = server.refuse(411, "a POST needs a Content-Length header")
+            elif (length or "").isdigit() and int(length) > server.max_body:
+                status, headers, data = server.refuse(413, f"the body is over {server.max_body:,} bytes")
+                self.close_connection = True  # the body was not read
+            else:
+                body = self.rfile.read(int(length)) if (length or "").isdigit() else b""
+                try:
+                    status, headers, data = server.respond(self.command, self.path, self.headers, body)
+                except Exception as exc:  # a bug in a handler is a 500 for this client, not a dead server
+                    status, headers, data = server.refuse(500, f"internal error: {type(exc).__name__}")
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            for key, value in headers.items():
+                self.send_header(key, value)
             self.send_header("Content-Length", str(len(data)))
             # subtle: end the head and send it with the body in one write (what end_headers does, plus the
             # body); two writes meet Nagle's algorithm and the peer's delayed ACK: 40 ms per request
@@ -1336,7 +1376,7 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
         server.close()
 
 
-class MCPHttpServer:
+class MCPHttpServer(LoopbackServer):
     """MCP's Streamable HTTP transport on 127.0.0.1: one endpoint, POST one message, JSON (or SSE) back.
 
     Sessions: initialize issues an Mcp-Session-Id; later requests must carry it (missing -> 400,
@@ -1347,46 +1387,28 @@ class MCPHttpServer:
     rebinding), a missing or wrong bearer token 401, a body over MAX_MESSAGE_BYTES 413.
     """
 
+    software = "CardinalMCP/1.0"
+    max_body = MAX_MESSAGE_BYTES
+
     def __init__(self, server: MCPServer, path: str = "/mcp"):
+        super().__init__()
         self.server, self.path = server, path
         self.sessions: dict[str, MCPSession] = {}
         self.session_tokens: dict[str, str] = {}
         self.lock = threading.Lock()
-        self._httpd = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        """Return the endpoint URL, e.g. 'http://127.0.0.1:54321/mcp'."""
-        if self._httpd is None:
-            raise RuntimeError("the server is not running: call start() or use it in a with block")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}{self.path}"
-
-    def start(self, port: int = 0) -> "MCPHttpServer":
-        """Listen on 127.0.0.1 (an ephemeral port unless given) in a daemon thread; return self."""
-        from http.server import ThreadingHTTPServer
-        if self._httpd is None:
-            self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _mcp_handler_for(self))
-            self._httpd.daemon_threads = True
-            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
-                                            name="mcp-http", daemon=True)
-            self._thread.start()
-        return self
 
     def stop(self) -> None:
-        """Stop serving and release the port (safe to call twice)."""
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._thread.join(timeout=2)
-            self._httpd = self._thread = None
-            self.server.close()
+        """Stop serving, release the port, and stop the MCP server's worker threads."""
+        super().stop()
+        self.server.close()
 
-    def __enter__(self) -> "MCPHttpServer":
-        return self.start()
+    def respond(self, method: str, target: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
+        """Answer one request to the endpoint (see answer)."""
+        return self.answer(method, headers, body)
 
-    def __exit__(self, *exc) -> None:
-        self.stop()
+    def refuse(self, status: int, message: str) -> tuple[int, dict, bytes]:
+        """Refuse with a JSON-RPC error body, as MCP clients expect."""
+        return _http_json(status, rpc_error(None, INTERNAL_ERROR if status == 500 else INVALID_REQUEST, message))
 
     def answer(self, method: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
         """Answer one HTTP request to the endpoint: (status, headers, body)."""
@@ -1456,52 +1478,6 @@ class MCPHttpServer:
             self.session_tokens[sid] = token or ""
         status, extra, data = _http_json(200, reply)
         return status, extra | {"Mcp-Session-Id": sid}, data
-
-
-def _http_json(status: int, payload: JSON) -> tuple[int, dict, bytes]:
-    return status, {"Content-Type": "application/json"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")
-
-
-def _mcp_handler_for(transport: MCPHttpServer):
-    """Build the request handler class for the MCP endpoint."""
-    from http.server import BaseHTTPRequestHandler
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "CardinalMCP/1.0"
-        protocol_version = "HTTP/1.1"
-
-        def _answer(self) -> None:
-            if urlsplit(self.path).path != transport.path:
-                status, headers, data = 404, {"Content-Type": "text/plain"}, f"the MCP endpoint is {transport.path}".encode()
-            else:
-                length = self.headers.get("Content-Length")
-                if self.command == "POST" and (not length or not length.isdigit()):
-                    status, headers, data = _http_json(411, rpc_error(None, INVALID_REQUEST, "a POST needs Content-Length"))
-                elif length and length.isdigit() and int(length) > MAX_MESSAGE_BYTES:
-                    status, headers, data = _http_json(413, rpc_error(None, INVALID_REQUEST,
-                                                                      f"the body is over {MAX_MESSAGE_BYTES:,} bytes"))
-                    self.close_connection = True  # the body was not read
-                else:
-                    body = self.rfile.read(int(length)) if length and length.isdigit() else b""
-                    try:
-                        status, headers, data = transport.answer(self.command, self.headers, body)
-                    except Exception as exc:  # keep serving the other clients
-                        status, headers, data = _http_json(500, rpc_error(None, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}"))
-            self.send_response(status)
-            for key, value in headers.items():
-                self.send_header(key, value)
-            self.send_header("Content-Length", str(len(data)))
-            # subtle: end the head and send it with the body in one write (what end_headers does, plus the
-            # body); two writes meet Nagle's algorithm and the peer's delayed ACK: 40 ms per request
-            self._headers_buffer.append(b"\r\n" + data)
-            self.flush_headers()
-
-        do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = _answer
-
-        def log_message(self, *args) -> None:
-            pass
-
-    return Handler
 
 
 # --- 4c. The host side: MCPClient over any transport, with tool pins against rug pulls ---
@@ -2094,11 +2070,17 @@ class VerbatimRegistry(ToolRegistry):
 
 
 def traceback_text(exc: BaseException) -> str:
-    """Format a traceback as a quickly written server sends it back, file names without their folders."""
+    """Format a traceback as a quickly written server sends it back: as if from papers_server.py, a file whose
+    first line is this section's first, so the demo's output does not move when code above it changes."""
+    import inspect
     import traceback
     summary = traceback.TracebackException.from_exception(exc)  # reads the source lines now
+    first = inspect.getsourcelines(PaperStore)[1] - 1
     for frame in summary.stack:
-        frame.filename = frame.filename.replace("\\", "/").rsplit("/", 1)[-1]  # no absolute paths in the output
+        if frame.filename == __file__:
+            frame.filename, frame.lineno = "papers_server.py", frame.lineno - first
+        else:
+            frame.filename = frame.filename.replace("\\", "/").rsplit("/", 1)[-1]  # no absolute paths
     return "".join(summary.format()).rstrip()
 
 

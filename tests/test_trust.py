@@ -7,6 +7,7 @@ sed's damage to 2005 and the Edit tool's "matches 2 places"), from the corpus's 
 count_tokens's documented rule, and from hand reasoning about each attack and defence, written next
 to the expected table. Nothing here was copied from a run of the code under test.
 """
+import inspect
 import json
 import random
 import re
@@ -253,8 +254,11 @@ class Errors(unittest.TestCase):
         lines = message.splitlines()
         self.assertEqual(lines[0], "Traceback (most recent call last):")
         self.assertEqual(lines[-1], "ValueError: 100")
-        files = re.findall(r'File "([^"]+)"', message)
-        self.assertEqual(files, ["interfaces.py"] * 3)  # no folders: no absolute paths in the output
+        files = re.findall(r'File "([^"]+)", line (\d+)', message)
+        self.assertEqual([f for f, _ in files], ["papers_server.py"] * 3)  # no folders: no absolute paths
+        # the line numbers count from the papers section's first line, so code above it cannot move them
+        first = inspect.getsourcelines(I.PaperStore)[1] - 1
+        self.assertEqual(int(files[-1][1]) + first, inspect.getsourcelines(I._check_range)[1] + 2)  # the raise
 
     def test_the_advice(self):
         for n, expected in ((100, ADVICE), (0, "max_results must be 1–20, got 0. Retry with max_results=1."),
