@@ -113,7 +113,7 @@ def add(a: int, b: int) -> int:
     \"\"\"Add two integers.\"\"\"
     return a + b
 
-interfaces.serve_stdio(interfaces.MCPServer(registry))
+interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout={timeout}))
 """
 
 
@@ -148,13 +148,16 @@ def interface_throughput() -> list[list]:
         for _ in range(n):
             assert registry.call("list_people", {"team": "firmware"}).ok
         rows.append(["generated tool list_people (validate + HTTP)", f"{n / (time.perf_counter() - began):,.0f}"])
-    server = interfaces.MCPServer(_adder())
-    rows.append(["MCP tools/call, in process", f"{_round_trips(interfaces.MCPClient(interfaces.InProcess(server.session())), 3000):,.0f}"])
-    stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT))])
-    try:
-        rows.append(["MCP tools/call, stdio (a subprocess)", f"{_round_trips(interfaces.MCPClient(stdio), 3000):,.0f}"])
-    finally:
-        stdio.close()
+    for timeout, label in ((10.0, "with the 10 s tool timeout"), (None, "tool_timeout=None (inline)")):
+        server = interfaces.MCPServer(_adder(), tool_timeout=timeout)
+        rows.append([f"MCP tools/call, in process, {label}",
+                     f"{_round_trips(interfaces.MCPClient(interfaces.InProcess(server.session())), 3000):,.0f}"])
+        stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT), timeout=timeout)])
+        try:
+            rows.append([f"MCP tools/call, stdio (a subprocess), {label}",
+                         f"{_round_trips(interfaces.MCPClient(stdio), 3000):,.0f}"])
+        finally:
+            stdio.close()
     with interfaces.MCPHttpServer(interfaces.MCPServer(_adder())) as endpoint:
         http = interfaces.StreamableHTTP(endpoint.url)
         rows.append(["MCP tools/call, Streamable HTTP (a connection per request)",
