@@ -9,7 +9,9 @@ What it implements (lecture 001 section 2, 5.5 and 6; lesson 002's round trip):
      unknown_tool, invalid_arguments, execution_error). It never raises.
   2. `validate(schema, value)`: JSON Schema draft 2020-12 for the keywords the vendors'
      function calling accepts (https://json-schema.org/draft/2020-12/json-schema-validation),
-     returning every error with its JSON path.
+     returning every error with its JSON path; it reads as the reference. `compile_schema`
+     turns a schema, once, into a Validator that returns exactly validate's errors several
+     times faster; the registry compiles each tool's schema when the tool is registered.
   3. The text protocol for models without native tool calling: `render_tool_prompt`,
      `parse_tool_calls` (robust, on `json.JSONDecoder.raw_decode`) beside the naive
      `parse_tool_calls_regex`, and `render_tool_results` beside `parse_tool_results`.
@@ -32,6 +34,7 @@ import html
 import inspect
 import json
 import math
+import operator
 import re
 import textwrap
 import threading
@@ -40,6 +43,7 @@ import types
 import typing
 from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Literal, Union
 from urllib.parse import unquote
@@ -236,8 +240,15 @@ def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | 
 MAX_REF_DEPTH = 100  # this many $refs followed at one place in the value: a cycle in the schema
 
 
+_JSON_TYPE_OF = {str: "string", int: "integer", bool: "boolean", type(None): "null", list: "array", dict: "object"}
+
+
 def json_type(value: JSON) -> str:
     """Name the JSON type of a Python value. Example: 5 -> 'integer', 5.5 -> 'number'."""
+    if value.__class__ in _JSON_TYPE_OF:  # the classes json.loads returns, floats aside: one look-up
+        return _JSON_TYPE_OF[value.__class__]
+    if value.__class__ is float:
+        return "integer" if value.is_integer() else "number"
     if value is None:
         return "null"
     if isinstance(value, bool):  # subtle: bool inherits from int, so test it first
@@ -281,10 +292,16 @@ def json_equal(a: JSON, b: JSON) -> bool:
     return type(a) is type(b) and a == b
 
 
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False, default=repr)  # what json.dumps(..., the same options) builds per call
+
+
 def show(value: JSON, limit: int = 60) -> str:
     """Render a value as short JSON for an error message. Example: 'urgent' -> '"urgent"'."""
     try:
-        text = json.dumps(value, ensure_ascii=False, default=repr)
+        if value.__class__ is int or (value.__class__ is float and math.isfinite(value)):
+            text = repr(value)  # what json writes for these, the commonest values in messages, without its machinery
+        else:
+            text = _JSON_TEXT.encode(value)
     except Exception:  # a cycle, non-string keys, a 5000-digit int, deep nesting: fall back to repr
         try:
             text = repr(value)
@@ -666,21 +683,21 @@ def _alternatives(validation, subs, value, path) -> list[list[str]]:
 def _kw_any_of(validation, subs, value, schema, path):
     found = _alternatives(validation, subs, value, path)
     if all(found):
-        yield _none_matched("anyOf", found, value, path)
+        yield _none_matched("anyOf", [errors[0] for errors in found], value, path)
 
 
 def _kw_one_of(validation, subs, value, schema, path):
     found = _alternatives(validation, subs, value, path)
     matched = [i for i, errors in enumerate(found) if not errors]
     if not matched:
-        yield _none_matched("oneOf", found, value, path)
+        yield _none_matched("oneOf", [errors[0] for errors in found], value, path)
     elif len(matched) > 1:
         yield f"{path}: expected exactly one oneOf alternative to match, but {matched} all match {show(value)}"
 
 
-def _none_matched(keyword: str, found: list[list[str]], value: JSON, path: str) -> str:
-    reasons = "; ".join(f"[{i}] {errors[0]}" for i, errors in enumerate(found))
-    return f"{path}: {describe(value)} matches none of the {len(found)} {keyword} alternatives ({reasons})"
+def _none_matched(keyword: str, firsts: list[str], value: JSON, path: str) -> str:
+    reasons = "; ".join(f"[{i}] {first}" for i, first in enumerate(firsts))
+    return f"{path}: {describe(value)} matches none of the {len(firsts)} {keyword} alternatives ({reasons})"
 
 
 def _kw_not(validation, sub, value, schema, path):
@@ -726,10 +743,10 @@ KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
     "minItems": _kw_min_items,
     "maxItems": _kw_max_items,
     "uniqueItems": _kw_unique_items,
-    "minimum": _numeric(lambda x, m: x >= m, ">="),
-    "maximum": _numeric(lambda x, m: x <= m, "<="),
-    "exclusiveMinimum": _numeric(lambda x, m: x > m, ">"),
-    "exclusiveMaximum": _numeric(lambda x, m: x < m, "<"),
+    "minimum": _numeric(operator.ge, ">="),
+    "maximum": _numeric(operator.le, "<="),
+    "exclusiveMinimum": _numeric(operator.gt, ">"),
+    "exclusiveMaximum": _numeric(operator.lt, "<"),
     "multipleOf": _kw_multiple_of,
     "minLength": _kw_min_length,
     "maxLength": _kw_max_length,
@@ -821,6 +838,579 @@ def as_schema_types(schema: JSON, value: JSON) -> JSON:
         return _Validation(schema).conform(schema, value)
     except RecursionError:
         return value
+
+
+# --- 3b. compile_schema: compile once, validate many ---
+#
+# validate interprets the schema afresh for every value: it looks each keyword up, starts a
+# generator per keyword and per subschema, and re-reads siblings (additionalProperties reads
+# properties). A tool's schema does not change between calls, so that work can be done once.
+# compile_schema turns every subschema into a Plan: for each Python class json.loads returns,
+# the keyword checks that can say anything about a value of that class (minLength cannot fail
+# on 5, and "type": "string" cannot fail on a str), each a closure holding what it needs
+# precomputed (the set of required names, the compiled pattern, the text of an enum).
+# The compiled checks must agree with validate exactly: the same errors, in the same order, with
+# the same messages. They run in KEYWORDS order and write the messages the _kw_* functions write;
+# tests/test_compiled.py compares the two on every schema and value the tests use and on
+# thousands of random ones. What the compiler was not built for it leaves to validate: a broken
+# schema is not compiled at all, and a check that meets a $ref loop (or a value json.loads never
+# returns) hands that value to validate, which then raises or answers exactly as it always has.
+
+Check = Callable[[JSON, str, int, list], None]  # (value, path, $refs followed at this path, errors) -> None
+
+
+class _Plan(dict):
+    """A compiled subschema: a value's Python class -> the keyword checks to run on it, in KEYWORDS order.
+
+    Run it with: for check in plan[value.__class__]: check(value, path, refs, errors)
+    """
+
+    every: tuple = ()  # for a class json.loads never returns (a str subclass): every check, each testing the type
+
+    def __missing__(self, cls: type) -> tuple:
+        return self.every
+
+
+class _CannotCompile(Exception):
+    """A keyword value the compiled checks do not handle (a broken schema): validate judges every value."""
+
+
+class _Unplanned(Exception):
+    """Raised by a compiled check that meets what it was not built for (a $ref loop): validate decides."""
+
+
+class _FirstKept(list):
+    """An error list that keeps only the first error: all that anyOf, oneOf, not, if and contains look at."""
+
+    def append(self, error: str) -> None:
+        if not self:
+            super().append(error)
+
+
+def _first_error(plan: _Plan, value: JSON, path: str, refs: int) -> str | None:
+    """Run a plan on a value; return its first error, or None if the value is valid.
+
+    subtle: validate stops at the first error here (is_valid); running on meets only more of the
+    schema, never less, so a $ref loop validate would meet is met here too, and handed to it.
+    """
+    first = _FirstKept()
+    for check in plan[value.__class__]:
+        check(value, path, refs, first)
+    return first[0] if first else None
+
+
+class _Suffixed:
+    """An error list that passes each error on to another with a suffix (errors of a property name)."""
+
+    def __init__(self, out: list, suffix: str):
+        self.out, self.suffix = out, suffix
+
+    def append(self, error: str) -> None:
+        self.out.append(error + self.suffix)
+
+
+def _reject(value, path, refs, out):
+    out.append(f"{path}: no value is allowed here, got {describe(value)}")
+
+
+_JSON_CLASSES = (str, int, float, bool, type(None), list, dict)  # what json.loads returns
+_READS = {  # keyword -> the classes whose values it can fail; a keyword not listed reads every value
+    **dict.fromkeys(["required", "properties", "patternProperties", "additionalProperties", "dependentRequired",
+                     "propertyNames", "minProperties", "maxProperties"], (dict,)),
+    **dict.fromkeys(["prefixItems", "items", "contains", "minItems", "maxItems", "uniqueItems"], (list,)),
+    **dict.fromkeys(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], (int, float)),
+    **dict.fromkeys(["minLength", "maxLength", "pattern"], (str,)),
+}
+# Python classes that certainly are each JSON type: "type" need not run for them (1.0 is an integer,
+# so float is not certain for "integer"; True is not an integer at all).
+_TYPE_CLASSES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+                 "null": (type(None),), "array": (list,), "object": (dict,)}
+
+
+class _Compiler:
+    """Builds one Plan per subschema, once: a subschema used twice, or reached again by $ref, is shared."""
+
+    def __init__(self, root: JSON):
+        self.root = root
+        self.plans: dict[int, _Plan] = {}  # id(subschema) -> its Plan (the subschemas live as long as root)
+
+    def plan(self, schema: JSON) -> _Plan:
+        """Return the Plan of a subschema, building it on first use."""
+        if id(schema) not in self.plans:
+            # subtle: the empty Plan is stored before it is filled, so a $ref back to this subschema
+            # (a recursive schema: {"items": {"$ref": "#"}}) finds it and shares it.
+            self.plans[id(schema)] = plan = _Plan()
+            self._fill(plan, schema)
+        return self.plans[id(schema)]
+
+    def _fill(self, plan: _Plan, schema: JSON) -> None:
+        """Give each class the subschema's checks that can fail its values, in KEYWORDS order."""
+        if schema is True or schema is False:
+            checks = [] if schema is True else [(None, _reject)]  # false rejects every value
+        elif isinstance(schema, dict):
+            checks = [(kw, COMPILE[kw](self, schema[kw], schema)) for kw in COMPILE if kw in schema]
+        else:
+            raise _CannotCompile(f"schema {show(schema)} is not an object or a boolean")
+        checks = [(keyword, check) for keyword, check in checks if check is not None]
+        typed = _type_classes(schema["type"]) if isinstance(schema, dict) and "type" in schema else ()
+        for cls in _JSON_CLASSES:
+            plan[cls] = tuple(check for keyword, check in checks
+                              if cls in _READS.get(keyword, _JSON_CLASSES) and not (keyword == "type" and cls in typed))
+        plan.every = tuple(check for _, check in checks)
+
+
+def _names(names: JSON) -> list[str]:
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise _CannotCompile(f"expected a list of names, got {show(names)}")
+    return names
+
+
+def _number(limit: JSON) -> int | float:
+    if not _is_number(limit):
+        raise _CannotCompile(f"expected a number, got {show(limit)}")
+    return limit
+
+
+def _regex(pattern: JSON) -> re.Pattern:
+    try:
+        return _compile_ecma(pattern)
+    except Exception:  # not a string, or not a pattern we can translate: validate raises its own error
+        raise _CannotCompile(f"unusable pattern {show(pattern)}") from None
+
+
+def _type_classes(expected: JSON) -> frozenset:
+    """Return the Python classes whose every value has one of the JSON types named. Example: 'number' -> {int, float}"""
+    names = _names(expected if isinstance(expected, list) else [expected])
+    return frozenset(cls for name in names for cls in _TYPE_CLASSES.get(name, ()))
+
+
+# Each _compile_* function takes (compiler, the keyword's value, the whole subschema) and returns
+# the keyword's check, or None when the keyword can never fail. Paths grow as child_path grows them.
+
+def _compile_type(compiler, expected, schema):
+    names = _names(expected if isinstance(expected, list) else [expected])
+    typed, said, integer = _type_classes(expected), " or ".join(names), "integer" in names
+
+    def check(value, path, refs, out):
+        cls = value.__class__  # the class decides, except for a float (1.0 is an integer) and unusual classes
+        if cls in typed or (cls is float and integer and value.is_integer()):
+            return
+        if cls not in _JSON_CLASSES and any(is_json_type(value, name) for name in names):
+            return
+        out.append(f"{path}: expected {said}, got {describe(value)}")
+    return check
+
+
+def _compile_enum(compiler, options, schema):
+    if not isinstance(options, list):
+        raise _CannotCompile(f"enum must be a list, got {show(options)}")
+    strings = {option for option in options if type(option) is str}  # json_equal: a str equals only a str
+    said = show(options, 200)
+
+    def check(value, path, refs, out):
+        found = value in strings if value.__class__ is str else any(json_equal(value, o) for o in options)
+        if not found:
+            out.append(f"{path}: expected one of {said}, got {show(value)}")
+    return check
+
+
+def _compile_const(compiler, const, schema):
+    said = show(const)
+
+    def check(value, path, refs, out):
+        if not json_equal(value, const):
+            out.append(f"{path}: expected exactly {said}, got {show(value)}")
+    return check
+
+
+def _compile_required(compiler, required, schema):
+    names = _names(required)
+    needed, said = set(names), f"(required: {list(names)})"
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict) and not value.keys() >= needed:
+            out.append(f"{path}: missing required properties {[n for n in names if n not in value]} {said}")
+    return check if names else None
+
+
+def _compile_properties(compiler, properties, schema):
+    if not isinstance(properties, dict) or not all(isinstance(name, str) for name in properties):
+        raise _CannotCompile(f"properties must map names to schemas, got {show(properties)}")
+    entries = [(name, child_path("", name), compiler.plan(sub)) for name, sub in properties.items() if sub is not True]
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict):
+            for name, suffix, sub in entries:
+                if name in value:
+                    member = value[name]
+                    for member_check in sub[member.__class__]:
+                        member_check(member, path + suffix, 0, out)  # a new path: no $ref followed there yet
+    return check if entries else None
+
+
+def _compile_pattern_properties(compiler, patterns, schema):
+    if not isinstance(patterns, dict):
+        raise _CannotCompile(f"patternProperties must map patterns to schemas, got {show(patterns)}")
+    entries = [(_regex(pattern), compiler.plan(sub)) for pattern, sub in patterns.items()]
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict):
+            for regex, sub in entries:
+                for name, member in value.items():
+                    if regex.search(name):
+                        for member_check in sub[member.__class__]:
+                            member_check(member, child_path(path, name), 0, out)
+    return check
+
+
+def _compile_additional_properties(compiler, extra_schema, schema):
+    declared, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    if not (isinstance(declared, dict) and isinstance(patterns, dict) and all(isinstance(k, str) for k in declared)):
+        raise _CannotCompile("additionalProperties needs properties and patternProperties to be objects")
+    regexes, known = [_regex(pattern) for pattern in patterns], set(declared)
+
+    def extra(value: dict) -> list[str]:
+        if not regexes:
+            return [] if value.keys() <= known else [k for k in value if k not in known]
+        return [k for k in value if k not in known and not any(regex.search(k) for regex in regexes)]
+
+    if extra_schema is False:
+        allowed = f"allowed: {sorted(declared)}" + (f", or names matching {sorted(patterns)}" if patterns else "")
+
+        def refuse(value, path, refs, out):
+            if isinstance(value, dict) and (names := extra(value)):
+                out.append(f"{path}: unexpected properties {names} ({allowed})")
+        return refuse
+    sub = compiler.plan(extra_schema)
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict):
+            for name in extra(value):
+                member = value[name]
+                for member_check in sub[member.__class__]:
+                    member_check(member, child_path(path, name), 0, out)
+    return check if extra_schema is not True else None
+
+
+def _compile_dependent_required(compiler, dependencies, schema):
+    if not isinstance(dependencies, dict):
+        raise _CannotCompile(f"dependentRequired must be an object, got {show(dependencies)}")
+    entries = [(name, _names(needs)) for name, needs in dependencies.items()]
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict):
+            for name, needs in entries:
+                if name in value and (missing := [n for n in needs if n not in value]):
+                    out.append(f"{path}: property {name!r} requires {missing} as well")
+    return check
+
+
+def _compile_property_names(compiler, sub_schema, schema):
+    sub = compiler.plan(sub_schema)
+
+    def check(value, path, refs, out):
+        if isinstance(value, dict):
+            named = _Suffixed(out, " (in a property name)")
+            for name in value:
+                for name_check in sub[name.__class__]:
+                    name_check(name, child_path(path, name), 0, named)
+    return check if sub_schema is not True else None
+
+
+def _compile_size(kind: type, noun: str, at_least: bool):
+    """Build the compiler of minProperties, maxProperties, minItems or maxItems."""
+    def compile_keyword(compiler, limit, schema):
+        limit = _number(limit)
+
+        def check(value, path, refs, out):
+            if isinstance(value, kind) and (len(value) < limit if at_least else len(value) > limit):
+                out.append(f"{path}: expected at {'least' if at_least else 'most'} {limit} {noun}, got {len(value)}")
+        return check
+    return compile_keyword
+
+
+def _compile_prefix_items(compiler, prefix, schema):
+    if not isinstance(prefix, list):
+        raise _CannotCompile(f"prefixItems must be a list, got {show(prefix)}")
+    subs = [compiler.plan(sub) for sub in prefix]
+
+    def check(value, path, refs, out):
+        if isinstance(value, list):
+            for i, (sub, item) in enumerate(zip(subs, value)):
+                for item_check in sub[item.__class__]:
+                    item_check(item, f"{path}[{i}]", 0, out)
+    return check
+
+
+def _compile_items(compiler, sub_schema, schema):
+    prefix = schema.get("prefixItems", [])
+    if not isinstance(prefix, list):
+        raise _CannotCompile(f"prefixItems must be a list, got {show(prefix)}")
+    start = len(prefix)  # 2020-12: items covers what prefixItems does not
+    if sub_schema is False:
+        def refuse(value, path, refs, out):
+            if isinstance(value, list) and len(value) > start:
+                out.append(f"{path}: expected at most {start} items, got {len(value)}")
+        return refuse
+    sub = compiler.plan(sub_schema)
+
+    def check(value, path, refs, out):
+        if isinstance(value, list):
+            for i in range(start, len(value)):
+                item = value[i]
+                for item_check in sub[item.__class__]:
+                    item_check(item, f"{path}[{i}]", 0, out)
+    return check if sub_schema is not True else None
+
+
+def _compile_contains(compiler, sub_schema, schema):
+    low, high = _number(schema.get("minContains", 1)), schema.get("maxContains")
+    high = None if high is None else _number(high)
+    sub, said = compiler.plan(sub_schema), show(sub_schema)
+
+    def check(value, path, refs, out):
+        if isinstance(value, list):  # subtle: validate tests the items at the array's own path
+            matches = sum(1 for item in value if _first_error(sub, item, path, refs) is None)
+            if matches < low:
+                out.append(f"{path}: expected at least {low} items matching 'contains' {said}, got {matches}")
+            if high is not None and matches > high:
+                out.append(f"{path}: expected at most {high} items matching 'contains' {said}, got {matches}")
+    return check
+
+
+def _compile_unique_items(compiler, unique, schema):
+    def check(value, path, refs, out):
+        if not isinstance(value, list):
+            return
+        if all(item.__class__ is str for item in value) and len(set(value)) == len(value):
+            return  # distinct strings, the common case; anything else takes the interpreter's pairing of repeats
+        for error in _kw_unique_items(None, unique, value, schema, path):
+            out.append(error)
+    return check if unique else None
+
+
+def _compile_bound(compare: Callable[[Any, Any], bool], phrase: str):
+    """Build the compiler of minimum, maximum, exclusiveMinimum or exclusiveMaximum."""
+    def compile_keyword(compiler, limit, schema):
+        limit = _number(limit)
+
+        def check(value, path, refs, out):
+            if _is_number(value) and not compare(value, limit):
+                out.append(f"{path}: expected a number {phrase} {limit}, got {show(value)}")
+        return check
+    return compile_keyword
+
+
+def _compile_multiple_of(compiler, divisor, schema):
+    if not _is_number(divisor) or divisor <= 0 or isinstance(divisor, float) and not math.isfinite(divisor):
+        raise _CannotCompile(f"multipleOf must be a finite number greater than 0, got {show(divisor)}")
+    p, q = _decimal_ratio(divisor)
+
+    def check(value, path, refs, out):
+        if _is_number(value) and not (math.isfinite(value) and _multiple(_decimal_ratio(value), p, q)):
+            out.append(f"{path}: expected a multiple of {divisor}, got {show(value)}")
+    return check
+
+
+def _decimal_ratio(x: int | float) -> tuple[int, int]:
+    """Return the exact value of the decimal a number is written as, as _exact does but faster. Example: 0.1 -> (1, 10)"""
+    return x.as_integer_ratio() if isinstance(x, int) else Decimal(repr(x)).as_integer_ratio()
+
+
+def _multiple(ratio: tuple[int, int], p: int, q: int) -> bool:
+    """Say whether n/d is a whole multiple of p/q: (n/d) / (p/q) = n*q / (d*p). Example: ((3, 10), 1, 10) -> True"""
+    n, d = ratio
+    return n * q % (d * p) == 0
+
+
+def _compile_length(at_least: bool):
+    """Build the compiler of minLength or maxLength."""
+    def compile_keyword(compiler, limit, schema):
+        limit = _number(limit)
+
+        def check(value, path, refs, out):
+            if isinstance(value, str) and (len(value) < limit if at_least else len(value) > limit):
+                out.append(f"{path}: expected at {'least' if at_least else 'most'} {limit} characters, "
+                           f"got {len(value)} in {show(value)}")
+        return check
+    return compile_keyword
+
+
+def _compile_pattern(compiler, pattern, schema):
+    regex = _regex(pattern)
+
+    def check(value, path, refs, out):
+        if isinstance(value, str) and regex.search(value) is None:
+            out.append(f"{path}: expected a string matching /{pattern}/, got {show(value)}")
+    return check
+
+
+def _subschemas(compiler, subs: JSON, keyword: str) -> list[_Plan]:
+    if not isinstance(subs, list):
+        raise _CannotCompile(f"{keyword} must be a list of schemas, got {show(subs)}")
+    return [compiler.plan(sub) for sub in subs]
+
+
+def _compile_all_of(compiler, subs, schema):
+    plans = _subschemas(compiler, subs, "allOf")
+
+    def check(value, path, refs, out):
+        for sub in plans:
+            for sub_check in sub[value.__class__]:
+                sub_check(value, path, refs, out)
+    return check
+
+
+def _mentions_ref(schema: JSON) -> bool:
+    """Say whether "$ref" appears anywhere in a schema, i.e. whether its checks might follow a $ref loop."""
+    if isinstance(schema, dict):
+        return "$ref" in schema or any(_mentions_ref(v) for v in schema.values())
+    return isinstance(schema, list) and any(_mentions_ref(v) for v in schema)
+
+
+def _first_errors(alternatives: list[tuple[_Plan, bool]], value, path, refs, stop_at_match: bool) -> list[str | None]:
+    """Return each alternative's first error (None: it matched), as anyOf and oneOf report them.
+
+    subtle: validate runs every alternative, though it shows only the first error of each; once
+    one alternative matched, anyOf need not run the rest (stop_at_match), except one that mentions
+    "$ref": it runs all the same, so that a $ref loop is met as validate meets it.
+    """
+    firsts: list[str | None] = []
+    for sub, mentions_ref in alternatives:
+        if mentions_ref or not (stop_at_match and None in firsts):
+            firsts.append(_first_error(sub, value, path, refs))
+    return firsts
+
+
+def _compile_any_of(compiler, subs, schema):
+    alternatives = list(zip(_subschemas(compiler, subs, "anyOf"), map(_mentions_ref, subs)))
+
+    def check(value, path, refs, out):
+        firsts = _first_errors(alternatives, value, path, refs, stop_at_match=True)
+        if None not in firsts:
+            out.append(_none_matched("anyOf", firsts, value, path))
+    return check
+
+
+def _compile_one_of(compiler, subs, schema):
+    alternatives = list(zip(_subschemas(compiler, subs, "oneOf"), map(_mentions_ref, subs)))
+
+    def check(value, path, refs, out):
+        firsts = _first_errors(alternatives, value, path, refs, stop_at_match=False)
+        matched = [i for i, first in enumerate(firsts) if first is None]
+        if not matched:
+            out.append(_none_matched("oneOf", firsts, value, path))
+        elif len(matched) > 1:
+            out.append(f"{path}: expected exactly one oneOf alternative to match, "
+                       f"but {matched} all match {show(value)}")
+    return check
+
+
+def _compile_not(compiler, sub_schema, schema):
+    sub, said = compiler.plan(sub_schema), show(sub_schema)
+
+    def check(value, path, refs, out):
+        if _first_error(sub, value, path, refs) is None:
+            out.append(f"{path}: expected a value that does not match {said}, got {show(value)}")
+    return check
+
+
+def _compile_if(compiler, condition, schema):
+    test = compiler.plan(condition)
+    then, otherwise = compiler.plan(schema.get("then", True)), compiler.plan(schema.get("else", True))
+
+    def check(value, path, refs, out):
+        branch = then if _first_error(test, value, path, refs) is None else otherwise
+        for branch_check in branch[value.__class__]:
+            branch_check(value, path, refs, out)
+    return check
+
+
+def _compile_ref(compiler, ref, schema):
+    try:
+        target = _Validation(compiler.root).resolve(ref)
+    except Exception:  # not a string, or it does not resolve: validate raises its own error
+        raise _CannotCompile(f"$ref {show(ref)} does not resolve") from None
+    sub = compiler.plan(target)
+
+    def check(value, path, refs, out):
+        if refs >= MAX_REF_DEPTH:
+            raise _Unplanned("a $ref loop")  # validate meets the same loop and raises the error that names it
+        for target_check in sub[value.__class__]:
+            target_check(value, path, refs + 1, out)
+    return check
+
+
+COMPILE: dict[str, Callable[[_Compiler, JSON, dict], Check | None]] = {  # keyword -> its check's builder
+    "$ref": _compile_ref,
+    "type": _compile_type,
+    "enum": _compile_enum,
+    "const": _compile_const,
+    "required": _compile_required,
+    "properties": _compile_properties,
+    "patternProperties": _compile_pattern_properties,
+    "additionalProperties": _compile_additional_properties,
+    "dependentRequired": _compile_dependent_required,
+    "propertyNames": _compile_property_names,
+    "minProperties": _compile_size(dict, "properties", at_least=True),
+    "maxProperties": _compile_size(dict, "properties", at_least=False),
+    "prefixItems": _compile_prefix_items,
+    "items": _compile_items,
+    "contains": _compile_contains,
+    "minItems": _compile_size(list, "items", at_least=True),
+    "maxItems": _compile_size(list, "items", at_least=False),
+    "uniqueItems": _compile_unique_items,
+    "minimum": _compile_bound(operator.ge, ">="),
+    "maximum": _compile_bound(operator.le, "<="),
+    "exclusiveMinimum": _compile_bound(operator.gt, ">"),
+    "exclusiveMaximum": _compile_bound(operator.lt, "<"),
+    "multipleOf": _compile_multiple_of,
+    "minLength": _compile_length(at_least=True),
+    "maxLength": _compile_length(at_least=False),
+    "pattern": _compile_pattern,
+    "allOf": _compile_all_of,
+    "anyOf": _compile_any_of,
+    "oneOf": _compile_one_of,
+    "not": _compile_not,
+    "if": _compile_if,
+}
+
+
+class Validator:
+    """A schema compiled by compile_schema: call it on a value to get validate's errors, sooner."""
+
+    def __init__(self, schema: JSON, plan: _Plan | None):
+        self.schema = schema
+        self._plan = plan  # None: the schema is broken somewhere, so validate judges every value
+
+    def __call__(self, value: JSON) -> list[str]:
+        """Return the errors validate(self.schema, value) returns (or raise what it raises)."""
+        if self._plan is None:
+            return validate(self.schema, value)
+        errors: list[str] = []
+        try:
+            for check in self._plan[value.__class__]:
+                check(value, "$", 0, errors)
+        except RecursionError:
+            return ["$: the value is nested too deeply to validate"]
+        except (_Unplanned, TypeError, AttributeError):  # a $ref loop, or a value json.loads never returns
+            return validate(self.schema, value)
+        return errors
+
+
+def compile_schema(schema: JSON) -> Validator:
+    """Compile a JSON Schema once into a Validator that returns exactly validate's errors, several times faster.
+
+    A tool's schema is fixed, so the registry compiles it once, when the tool is registered.
+    A schema broken somewhere (a $ref that does not resolve, a bad pattern, "minimum": "5") is
+    not compiled: its Validator hands each value to validate, which raises when a value reaches
+    the broken part, and not before. A schema changed in place must be compiled again.
+    Example: compile_schema({"type": "integer", "minimum": 1})(0) -> ['$: expected a number >= 1, got 0']
+    """
+    try:
+        return Validator(schema, _Compiler(schema).plan(schema))
+    except Exception:  # _CannotCompile, or a schema too deep or too odd to compile: validate judges it
+        return Validator(schema, None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -973,6 +1563,7 @@ class ToolRegistry:
 
     def __init__(self, tools: typing.Iterable[Tool] = ()):
         self._tools: dict[str, Tool] = {}
+        self._validators: dict[str, Validator] = {}  # name -> its compiled parameters schema
         self._integers: dict[str, tuple[dict, bool]] = {}  # name -> (the schema looked at, mentions "integer")
         for tool in tools:
             self.register(tool)
@@ -982,7 +1573,15 @@ class ToolRegistry:
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
         self._tools[tool.name] = tool
+        self._validators[tool.name] = compile_schema(tool.parameters)  # compile once, validate every call
         return tool
+
+    def _validator(self, tool: Tool) -> Validator:
+        """Return the tool's compiled schema; a tool whose parameters were replaced is compiled again."""
+        validator = self._validators.get(tool.name)
+        if validator is None or validator.schema is not tool.parameters:
+            validator = self._validators[tool.name] = compile_schema(tool.parameters)
+        return validator
 
     def _mentions_integer(self, tool: Tool) -> bool:
         """Say whether the tool's schema says "integer" anywhere (only then can a 5.0 need to become 5).
@@ -1028,7 +1627,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments",
                               message=_not_an_object_message(tool.name, arguments))
         try:
-            errors = validate(tool.parameters, arguments)
+            errors = self._validator(tool)(arguments)
         except Exception as exc:  # the tool's own schema is broken: not the model's fault
             return ToolResult(False, error_kind="execution_error",
                               message=f"{tool.name} has a broken schema ({exc}); this is a bug in the tool, not in your call")
@@ -1179,21 +1778,6 @@ _FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is
 _FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
 
 
-class _NoLineNumbers(str):
-    """The reply as the JSON decoder sees it, with error positions that cost nothing to place.
-
-    subtle: json.JSONDecodeError counts every newline before the error (str.count, str.rfind)
-    to report a line number we never use; on a megabyte of broken calls that makes parsing
-    quadratic. The C scanner reads the characters directly and is unaffected.
-    """
-
-    def count(self, *args) -> int:
-        return 0
-
-    def rfind(self, *args) -> int:
-        return -1
-
-
 def call_text(name: str, arguments: dict) -> str:
     """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
     return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
@@ -1204,97 +1788,223 @@ def parse_tool_calls(text: str) -> ParseResult:
 
     JSON's own grammar (json.JSONDecoder.raw_decode) decides where a call's JSON ends, so a
     tag or a brace inside a string argument cannot cut it short. Nothing is repaired: single
-    quotes, trailing commas, comments and duplicate keys are invalid_json. Never raises; time
-    grows linearly with the text, broken or not.
+    quotes, trailing commas, comments and duplicate keys are invalid_json.
+    One forward scan over the tags; its invariants:
+      1. `pos` only moves forward, and every <tool_call> before it has been judged: it opened
+         an item, or it lies inside one (quoted in a string of that call's JSON).
+      2. A call's region runs from its tag to the next <tool_call>; its item ends inside the
+         region, unless that tag is quoted in one of its strings (see _verdict).
+      3. A broken call never hides a good one: a <tool_call> inside a broken call's span that
+         opens a complete, valid, closed call is reported as that call, and the broken one ends
+         where it opens.
+    Never raises; time grows linearly with the text, broken or not.
     Example: 'Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>' -> calls [f({})], text 'Hi'
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    doc, result, pos = _NoLineNumbers(text), ParseResult(), 0
-    while (start := text.find(OPEN, pos)) >= 0:
+    result, pos, start = ParseResult(), 0, text.find(OPEN)
+    while start >= 0:
+        end = _next_open(text, start + len(OPEN))  # the call's region ends where the next call opens
+        item = _read_call(text, start, end)
         result.outside.append(text[pos:start])
-        item, pos = _parse_one(text, doc, start)
         (result.calls if isinstance(item, ToolCall) else result.errors).append(item)
+        pos = item.span[1]
+        start = end if pos <= end < len(text) else text.find(OPEN, pos)  # past `end` if it quoted tags
     result.outside.append(text[pos:])
-    _drop_fence_wrappers(result.outside)
+    if "```" in text:
+        _drop_fence_wrappers(result.outside)
     return result
 
 
-def _error(kind: str, message: str, text: str, start: int, end: int) -> tuple[ParseError, int]:
-    return ParseError(kind, message, (start, end), text[start:end]), end
+def _read_call(text: str, start: int, end: int) -> ToolCall | ParseError:
+    """Judge the call whose <tool_call> stands at `start`; its region ends at `end`, where the next call opens.
 
-
-def _block_end(text: str, frm: int, region_end: int) -> int:
-    """Return where a broken call ends: just after its </tool_call>, or where the next call opens."""
-    close = text.find(CLOSE, frm, region_end)
-    return close + len(CLOSE) if close >= 0 else region_end
-
-
-def _parse_one(text: str, doc: str, start: int, probe: bool = True) -> tuple[ToolCall | ParseError, int]:
-    """Read the call whose opening tag stands at `start`; return it and where the text resumes.
-
-    probe=False reads without looking ahead at the next call (see the subtle note below).
+    Nothing after the tag, or only the start of a fence: truncated; </tool_call> right away: empty.
+    The usual call, {...}</tool_call>, takes one decode. Anything else is judged by _verdict; and a
+    broken call whose span runs past `end` is cut where a good call hidden in it opens.
     """
-    body = _FENCE_OPEN.match(text, start + len(OPEN)).end()
-    next_open = text.find(OPEN, body)
-    region_end = next_open if next_open >= 0 else len(text)  # where this call must be over
-    cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
-    if _FENCE_STARTED.fullmatch(text, body, region_end):
-        return _error("truncated", f"{cut_by} right after <tool_call>: the call is missing. " + _REWRITE,
-                      text, start, region_end)
+    body = _body(text, start)
+    if body == end or text.startswith("`", body) and _FENCE_STARTED.fullmatch(text, body, end):
+        return _error("truncated", f"{_cut_by(text, end)} right after <tool_call>: the call is missing. " + _REWRITE,
+                      text, start, end)
     if text.startswith(CLOSE, body):
         return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
+    decoded = _decode(text, body, end)
+    if isinstance(decoded, tuple) and text.startswith(CLOSE, decoded[1]):
+        return _check_call(decoded[0], text, start, decoded[1] + len(CLOSE))
+    item = _verdict(text, start, body, end, decoded)
+    if isinstance(item, ParseError) and item.span[1] > end:  # its span covers later tags: does one open a good call?
+        hidden = _first_good_call(text, end, item.span[1])
+        if hidden >= 0:  # a broken call never hides a good one: it ends where that call opens
+            item = _verdict(text, start, body, hidden, _decode_window(text, body, hidden))
+    return item
+
+
+def _body(text: str, start: int) -> int:
+    """Return where the JSON of the call whose tag stands at `start` begins: after blanks and an opening ```json."""
+    body = start + len(OPEN)
+    return body if text.startswith("{", body) else _skip(_FENCE_OPEN, text, body)
+
+
+def _skip(fence: re.Pattern, text: str, pos: int) -> int:
+    """Return where text goes on after the blanks and fence that `fence` matches at pos (most often: none)."""
+    head = text[pos:pos + 1]  # only a blank or a backtick can begin what the fence patterns match
+    return fence.match(text, pos).end() if head.isspace() or head == "`" else pos
+
+
+def _next_open(text: str, frm: int) -> int:
+    """Return where the next <tool_call> at or after `frm` opens, or the end of the text."""
+    found = text.find(OPEN, frm)
+    return found if found >= 0 else len(text)
+
+
+def _cut_by(text: str, end: int) -> str:
+    return "the next <tool_call> opens" if end < len(text) else "the text ends"
+
+
+@dataclass(slots=True)
+class _Broken:
+    """Why a call's JSON did not decode, and how far the decoder got."""
+
+    message: str           # the decoder's complaint: "Expecting ',' delimiter", "NaN is not valid JSON ..."
+    at: int = -1           # where it complained (-1: no position, e.g. a duplicate key or deep nesting)
+    stop: int = 0          # where the text the decoder saw ended
+    cut_short: bool = False  # only the end of that text stopped it: the call was cut off there
+    in_string: bool = False  # ... inside a string, which may run on through the tag found there
+
+
+Decoded = tuple | _Broken  # (value, where the JSON ends) or why it does not decode
+
+
+def _decode(text: str, body: int, end: int) -> Decoded:
+    """Decode a call's JSON as raw_decode would read it in the whole text, but no further than the verdict needs.
+
+    The decoder sees the call's region, text[body:end], first. Outside strings JSON has no "<",
+    so only a string still open where the region ends can run on through the next <tool_call>
+    ({"s": "<tool_call>"}); only then does the window grow, to the next tag at twice its
+    length, until the verdict no longer depends on where the window ends (doubling keeps the
+    work linear).
+    subtle: decoding slices also keeps errors cheap: json.JSONDecodeError counts the lines
+    before the error, which over a megabyte of broken calls would make parsing quadratic.
+    """
+    region = decoded = _decode_window(text, body, end)
+    while isinstance(decoded, _Broken) and decoded.in_string and decoded.stop < len(text):
+        decoded = _decode_window(text, body, _next_open(text, body + 2 * (decoded.stop - body)))
+    if isinstance(decoded, _Broken):
+        decoded.cut_short = region.cut_short  # the verdicts ask whether the region alone was cut short
+    return decoded
+
+
+def _decode_window(text: str, body: int, stop: int) -> Decoded:
+    """Decode text[body:stop] as a call's JSON (positions are given in the whole text)."""
+    window = text[body:stop]
     try:
-        value, json_end = _STRICT_JSON.raw_decode(doc, body)
+        # subtle: this is json.JSONDecoder.raw_decode minus its one step: where no value starts, the
+        # scanner raises StopIteration(position), which raw_decode turns into a second exception,
+        # JSONDecodeError("Expecting value"), whose line counting would be most of a broken call's cost.
+        value, length = _STRICT_JSON.scan_once(window, 0)
+    except StopIteration as where:
+        return _broken(window, body, stop, "Expecting value", where.value)
     except json.JSONDecodeError as exc:
-        # subtle: broken JSON is judged only up to the next <tool_call>, so an unfinished string
-        # cannot swallow the next call: every opening tag gets its own verdict. Unless that tag
-        # was quoted inside a string of this (broken) call: see _quoted_tag.
-        if probe and exc.pos > region_end and _quoted_tag(text, doc, exc.pos, region_end):
-            after = text.find(OPEN, exc.pos)
-            region_end = after if after >= 0 else len(text)
-        elif _is_json_prefix(text[body:region_end]):
-            return _error("truncated", f"{cut_by} inside the JSON: the call was cut off. " + _SHORTER,
-                          text, start, region_end)
-        at = exc.pos if exc.pos < region_end else body
-        return _error("invalid_json", f"not valid JSON: {exc.msg} at {_where(text, body, exc.pos)}. " + _REWRITE,
-                      text, start, _block_end(text, at, region_end))
+        return _broken(window, body, stop, exc.msg, exc.pos)
     except (ValueError, RecursionError) as exc:  # NaN, 1e999, a duplicate key, 5000 digits, deep nesting
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
         if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
             reason = "a number has more digits than JSON numbers here may have"
-        if (probe and next_open >= 0 and _is_json_prefix(text[body:region_end])  # it read on past the tag
-                and _quoted_tag(text, doc, region_end + len(OPEN), region_end)):
-            after = text.find(OPEN, region_end + len(OPEN))
-            region_end = after if after >= 0 else len(text)
-        return _error("invalid_json", f"not valid JSON: {reason}. " + _REWRITE,
-                      text, start, _block_end(text, body, region_end))
-    after = _FENCE_CLOSE.match(text, json_end).end()
+        return _Broken(reason, stop=stop)
+    return value, body + length
+
+
+def _broken(window: str, body: int, stop: int, message: str, pos: int) -> _Broken:
+    """Record the decoder's complaint about text[body:stop] (`window`) at window[pos]."""
+    return _Broken(message, body + pos, stop, _cut_short(window, message, pos),
+                   in_string=message.startswith("Unterminated string"))
+
+
+_CUT_NUMBER = re.compile(r"-|\.|[eE][+-]?")
+_CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}")
+
+
+def _cut_short(fragment: str, message: str, pos: int) -> bool:
+    """Say whether the decoder failed at fragment[pos] only because the fragment ended: some continuation is valid JSON.
+
+    Example: ('{"code": "E-14', 'Unterminated string starting at', 9) -> True; ("{'code': 1}", ..., 1) -> False
+    """
+    rest = fragment[pos:].rstrip()
+    if message.startswith("Unterminated string"):
+        return True  # the string runs to the end of the fragment
+    if message.startswith("Invalid \\uXXXX"):  # json reports it at the "u"; a final \uXXXX counts too
+        return _CUT_ESCAPE.fullmatch(rest) is not None
+    # a literal or number cut mid-word: 'tru', 'nul', '-', '1.', '1e+'
+    return rest == "" or "true".startswith(rest) or "false".startswith(rest) or "null".startswith(rest) \
+        or _CUT_NUMBER.fullmatch(rest) is not None
+
+
+def _verdict(text: str, start: int, body: int, end: int, decoded: Decoded) -> ToolCall | ParseError:
+    """Judge a call from its decoded JSON; `end` is where its region ends (the next <tool_call>, or the end)."""
+    if isinstance(decoded, tuple):
+        return _closed_call(text, start, *decoded)
+    # The JSON is broken. If the decoder read on past the tag that ends the region, that tag may
+    # sit in one of this call's strings ({"s": "<tool_call>"}, }): it does when the call closes
+    # (a </tool_call> follows where the decoder stopped, before any later tag) and the tag does
+    # not open a good call of its own. A cut-off call followed by a fresh one keeps two verdicts.
+    stopped = decoded.at if decoded.at >= 0 else end + len(OPEN)
+    past_tag = decoded.stop > end and (decoded.at < 0 or decoded.at > end)
+    if past_tag and _closes(text, stopped) and _good_call(text, end) is None:
+        end = _next_open(text, stopped)
+    elif decoded.at >= 0 and decoded.cut_short:
+        return _error("truncated", f"{_cut_by(text, end)} inside the JSON: the call was cut off. " + _SHORTER,
+                      text, start, end)
+    at = decoded.at if 0 <= decoded.at < end else body
+    where = f" at {_where(text, body, decoded.at)}" if decoded.at >= 0 else ""
+    return _error("invalid_json", f"not valid JSON: {decoded.message}{where}. " + _REWRITE,
+                  text, start, _block_end(text, at, end))
+
+
+def _closed_call(text: str, start: int, value: JSON, json_end: int) -> ToolCall | ParseError:
+    """Judge a call whose JSON decoded: it must be followed by </tool_call> and have the shape of a call."""
+    after = _skip(_FENCE_CLOSE, text, json_end)
     if text.startswith(CLOSE, after):
         return _check_call(value, text, start, after + len(CLOSE))
-    next_open = text.find(OPEN, after)  # the JSON may have quoted a <tool_call>: look again past it
-    region_end = next_open if next_open >= 0 else len(text)
-    close = text.find(CLOSE, after, region_end)
+    end = _next_open(text, after)  # the JSON may have quoted a <tool_call>: look again past it
+    close = text.find(CLOSE, after, end)
     if close >= 0:
         return _error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
                       f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
                       text, start, close + len(CLOSE))
-    cut_by = "the next <tool_call> opens" if next_open >= 0 else "the text ends"
-    return _error("truncated", f"the JSON is complete but {cut_by} before </tool_call>: the reply was probably "
-                  f"cut off. Close every call with </tool_call>.", text, start, region_end)
+    return _error("truncated", f"the JSON is complete but {_cut_by(text, end)} before </tool_call>: the reply was "
+                  f"probably cut off. Close every call with </tool_call>.", text, start, end)
 
 
-def _quoted_tag(text: str, doc: str, error_at: int, tag: int) -> bool:
-    """Say whether the <tool_call> at `tag` sits in a string of the broken call before it.
+def _closes(text: str, frm: int) -> bool:
+    """Say whether a </tool_call> follows `frm` before any further <tool_call>."""
+    return text.find(CLOSE, frm, _next_open(text, frm)) >= 0
 
-    The decoder read past it (error_at >= tag), it does not open a good call of its own, and
-    the broken call still closes with </tool_call> before any further tag: then it was quoted,
-    as in {"s": "<tool_call>"}, }. A cut-off call followed by a fresh one keeps two verdicts.
-    """
-    if isinstance(_parse_one(text, doc, tag, probe=False)[0], ToolCall):
-        return False
-    after = text.find(OPEN, error_at)
-    return text.find(CLOSE, error_at, after if after >= 0 else len(text)) >= 0
+
+def _good_call(text: str, start: int) -> ToolCall | None:
+    """Return the call that the <tool_call> at `start` opens if it is complete, valid and closed; else None."""
+    body = _body(text, start)
+    decoded = _decode(text, body, _next_open(text, body))
+    call = _closed_call(text, start, *decoded) if isinstance(decoded, tuple) else None
+    return call if isinstance(call, ToolCall) else None
+
+
+def _first_good_call(text: str, frm: int, to: int) -> int:
+    """Return where the first <tool_call> in text[frm:to] that opens a good call stands, or -1."""
+    tag = text.find(OPEN, frm, to)
+    while tag >= 0 and _good_call(text, tag) is None:
+        tag = text.find(OPEN, tag + 1, to)
+    return tag
+
+
+def _error(kind: str, message: str, text: str, start: int, end: int) -> ParseError:
+    return ParseError(kind, message, (start, end), text[start:end])
+
+
+def _block_end(text: str, frm: int, region_end: int) -> int:
+    """Return where a broken call ends: just after its </tool_call>, or where its region ends."""
+    close = text.find(CLOSE, frm, region_end)
+    return close + len(CLOSE) if close >= 0 else region_end
 
 
 _REWRITE = "Write each call as " + CALL_FORMAT
@@ -1305,54 +2015,34 @@ def _where(text: str, body: int, pos: int) -> str:
     return f"character {pos - body} of the call, near {show(text[max(body, pos - 12):pos + 12], 40)}"
 
 
-def _is_json_prefix(fragment: str) -> bool:
-    """Say whether some continuation could make `fragment` valid JSON, i.e. it was cut short.
-
-    Example: '{"code": "E-14' -> True; "{'code': 1}" -> False
-    """
-    try:
-        _STRICT_JSON.raw_decode(fragment)
-        return False  # complete, so not a cut-off prefix
-    except json.JSONDecodeError as exc:
-        rest = fragment[exc.pos:].rstrip()
-        if exc.msg.startswith("Unterminated string"):
-            return True  # the string runs to the end of the fragment
-        if exc.msg.startswith("Invalid \\uXXXX"):  # json reports it at the "u"; a final \\uXXXX counts too
-            return re.fullmatch(r"u[0-9a-fA-F]{0,4}", rest) is not None
-        # a literal or number cut mid-word: 'tru', 'nul', '-', '1.', '1e+'
-        return (rest == "" or any(w.startswith(rest) for w in ("true", "false", "null"))
-                or re.fullmatch(r"-|\.|[eE][+-]?", rest) is not None)
-    except (ValueError, RecursionError):
-        return False
-
-
-def _check_call(value: JSON, text: str, start: int, end: int) -> tuple[ToolCall | ParseError, int]:
+def _check_call(value: JSON, text: str, start: int, end: int) -> ToolCall | ParseError:
     """Turn decoded JSON into a ToolCall, or say precisely what is wrong with its shape."""
-    def error(kind: str, message: str) -> tuple[ParseError, int]:
-        return _error(kind, message, text, start, end)
-
     brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
     if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
-        return error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE)
+        return _error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE,
+                      text, start, end)
     if not isinstance(value, dict):
-        return error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE)
+        return _error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE,
+                      text, start, end)
     name = value.get("name")
     if not isinstance(name, str) or not name.strip():
         got = "no \"name\"" if "name" not in value else f"\"name\": {show(name)}"
-        return error("bad_name", f"the call has {got}; \"name\" must be the name of a listed tool, as a string.")
+        return _error("bad_name", f"the call has {got}; \"name\" must be the name of a listed tool, as a string.",
+                      text, start, end)
     if "arguments" not in value:
         if "parameters" in value:
-            return error("bad_arguments", f"use \"arguments\", not \"parameters\": "
-                         f'{{"name": {show(name)}, "arguments": {show(value["parameters"], 200)}}}')
-        return error("bad_arguments", f"the call to {name} has no \"arguments\"; write \"arguments\": {{}} "
-                     "when the tool takes none.")
+            return _error("bad_arguments", f"use \"arguments\", not \"parameters\": "
+                          f'{{"name": {show(name)}, "arguments": {show(value["parameters"], 200)}}}', text, start, end)
+        return _error("bad_arguments", f"the call to {name} has no \"arguments\"; write \"arguments\": {{}} "
+                      "when the tool takes none.", text, start, end)
     arguments = value["arguments"]
     if isinstance(arguments, str):
-        return error("bad_arguments", f"\"arguments\" of {name} is a string; write the JSON object itself, "
-                     f"not encoded as a string: \"arguments\": {{...}}, not \"arguments\": \"{{...}}\".")
+        return _error("bad_arguments", f"\"arguments\" of {name} is a string; write the JSON object itself, "
+                      f"not encoded as a string: \"arguments\": {{...}}, not \"arguments\": \"{{...}}\".", text, start, end)
     if not isinstance(arguments, dict):
-        return error("bad_arguments", f"\"arguments\" of {name} must be a JSON object, got {describe(arguments)}.")
-    return ToolCall(name, arguments, span=(start, end)), end
+        return _error("bad_arguments", f"\"arguments\" of {name} must be a JSON object, got {describe(arguments)}.",
+                      text, start, end)
+    return ToolCall(name, arguments, span=(start, end))
 
 
 def _depth(value: JSON) -> int:
@@ -1366,18 +2056,21 @@ def _depth(value: JSON) -> int:
     return deepest
 
 
+_FENCE_AT_END = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?\s*$")  # prose that ends by opening a fence
+_FENCE_AT_START = re.compile(r"\s*```")  # prose that starts by closing one
+
+
 def _drop_fence_wrappers(pieces: list[str]) -> None:
     """Remove a ```json fence that wraps calls from the surrounding prose (a wrapper, not text)."""
     for i in range(len(pieces) - 1):
-        opener = re.search(r"```[A-Za-z0-9_-]*[ \t]*\n?\s*$", pieces[i])
-        closer = re.match(r"\s*```", pieces[i + 1])
-        if opener and (closer or i + 1 < len(pieces) - 1):
+        opener = _FENCE_AT_END.search(pieces[i]) if "```" in pieces[i] else None
+        if opener and (_FENCE_AT_START.match(pieces[i + 1]) or i + 1 < len(pieces) - 1):
             j = i + 1
-            while j < len(pieces) - 1 and not re.match(r"\s*```", pieces[j]) and not pieces[j].strip():
+            while j < len(pieces) - 1 and not _FENCE_AT_START.match(pieces[j]) and not pieces[j].strip():
                 j += 1  # the fence may wrap several calls in a row, with only blank text between them
-            if re.match(r"\s*```", pieces[j]):
+            if _FENCE_AT_START.match(pieces[j]):
                 pieces[i] = pieces[i][: opener.start()]
-                pieces[j] = re.sub(r"^\s*```", "", pieces[j], count=1)
+                pieces[j] = _FENCE_AT_START.sub("", pieces[j], count=1)
 
 
 _NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>")  # as usually written: no re.DOTALL

@@ -1,20 +1,29 @@
-"""Timing checks, kept out of the unit tests: demo script times and parser throughput.
+"""Timing checks, kept out of the unit tests: demo script times, parser and validator throughput.
 
 1. Every numbered demo script, run with the real interpreter (sys.executable, not a shim):
    best of --repeat wall times; anything over 1 s is flagged.
 2. parse_tool_calls on about 1 MB of model text holding 1,000 calls, next to bare json.loads
-   of the same 1,000 payloads and the naive regex parser.
+   of the same 1,000 payloads and the naive regex parser (target: at most 2x json.loads).
 3. parse_tool_calls on about 1 MB of broken calls (it must stay linear).
-4. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
-5. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
+4. Tool-call arguments checked against ten tool schemas: validate (the interpreter) beside
+   compile_schema (compiled once per schema), on valid and on invalid arguments.
+5. ToolRegistry.call (compiled validation + execute) on the Orrin Grid create_ticket schema.
+6. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
    and MCP tools/call round trips per second in process, over stdio and over Streamable HTTP
    (a trivial tool, so the figure is the protocol's cost, not the tool's).
-6. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
-7. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s).
+7. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
+8. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s).
 
-Not a numbered demo, so run_all.py skips it. Takes about 30 s. Usage: python3 scripts/benchmark.py [--repeat N]
+Timed runs switch the garbage collector off, as timeit does, so that a collection falling into
+one run does not decide a figure; runs that are compared are interleaved, so that a busy moment
+of the machine hits all of them alike. Only the standard library is imported: to compare with
+the jsonschema and fastjsonschema packages, install them in a scratch venv outside the repo and
+time them on TOOL_SCHEMAS below.
+
+Not a numbered demo, so run_all.py skips it. Takes about a minute. Usage: python3 scripts/benchmark.py [--repeat N]
 """
 import argparse
+import gc
 import json
 import random
 import subprocess
@@ -30,12 +39,24 @@ import tool_core  # noqa: E402
 
 def best_of(repeat: int, fn) -> float:
     """Return the fastest of `repeat` timings of fn(), in seconds."""
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - began)
-    return min(times)
+    return best_of_each(repeat, {"fn": fn})["fn"]
+
+
+def best_of_each(repeat: int, fns: dict) -> dict:
+    """Time each function in turn, `repeat` rounds, with the garbage collector off; return the fastest of each."""
+    best = dict.fromkeys(fns, float("inf"))
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            for name, fn in fns.items():
+                began = time.perf_counter()
+                fn()
+                best[name] = min(best[name], time.perf_counter() - began)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return best
 
 
 def time_scripts(repeat: int) -> list[list]:
@@ -64,30 +85,206 @@ def parser_throughput(repeat: int) -> list[list]:
     text, payloads = model_text()
     megabytes = len(text.encode()) / 1e6
     payload_mb = sum(len(p.encode()) for p in payloads) / 1e6
-    robust = best_of(repeat, lambda: tool_core.parse_tool_calls(text))
-    bare = best_of(repeat, lambda: [json.loads(p) for p in payloads])
-    naive = best_of(repeat, lambda: tool_core.parse_tool_calls_regex(text))
     found = tool_core.parse_tool_calls(text)
     assert len(found.calls) == len(payloads) and not found.errors, "the robust parser must find every call"
     lost = len(payloads) - len(tool_core.parse_tool_calls_regex(text))
+    best = best_of_each(5 * repeat, {"robust": lambda: tool_core.parse_tool_calls(text),
+                                     "bare": lambda: [json.loads(p) for p in payloads],
+                                     "naive": lambda: tool_core.parse_tool_calls_regex(text)})
+    robust, bare, naive = best["robust"], best["bare"], best["naive"]
     return [
-        ["parse_tool_calls (robust)", f"{robust * 1000:.1f}", f"{megabytes / robust:.0f}", f"{len(found.calls)} calls, 0 errors"],
-        ["json.loads of the payloads only", f"{bare * 1000:.1f}", f"{payload_mb / bare:.0f}",
+        ["parse_tool_calls (robust)", f"{robust * 1000:.1f}", f"{megabytes / robust:.0f}", f"{robust / bare:.1f}x",
+         f"{len(found.calls)} calls, 0 errors"],
+        ["json.loads of the payloads only", f"{bare * 1000:.1f}", f"{payload_mb / bare:.0f}", "1.0x",
          f"reads only the {payload_mb:.2f} MB of JSON; no tag search, no checks"],
-        ["parse_tool_calls_regex (naive)", f"{naive * 1000:.1f}", f"{megabytes / naive:.0f}",
+        ["parse_tool_calls_regex (naive)", f"{naive * 1000:.1f}", f"{megabytes / naive:.0f}", f"{naive / bare:.1f}x",
          f"{lost} calls silently lost (each has a tag inside a string)"],
     ], megabytes
 
 
+BROKEN_INPUTS = [("'<tool_call>[' repeated", "<tool_call>["), ("'<tool_call>x' repeated", "<tool_call>x"),
+                 ("unclosed strings", '<tool_call>{"a": "x'), ("'<tool_call>{}' repeated", "<tool_call>{}")]
+
+
 def broken_throughput() -> list[list]:
-    """Time about 1 MB of broken calls: parsing must stay linear whatever the model wrote."""
+    """Time about 1 MB (and a quarter of it) of broken calls: parsing must stay linear whatever the model wrote."""
     rows = []
-    for label, unit in [("'<tool_call>[' repeated", "<tool_call>["), ("'<tool_call>x' repeated", "<tool_call>x"),
-                        ("unclosed strings", '<tool_call>{"a": "x'), ("'<tool_call>{}' repeated", "<tool_call>{}")]:
+    for label, unit in BROKEN_INPUTS:
         text = unit * (1_000_000 // len(unit))
-        began = time.perf_counter()
-        found = tool_core.parse_tool_calls(text)
-        rows.append([label, f"{(time.perf_counter() - began) * 1000:.0f}", len(found.errors)])
+        quarter = text[: len(text) // 4]
+        times = best_of_each(2, {"all": lambda: tool_core.parse_tool_calls(text),
+                                 "quarter": lambda: tool_core.parse_tool_calls(quarter)})
+        errors = len(tool_core.parse_tool_calls(text).errors)
+        rows.append([label, f"{times['all'] * 1000:.0f}", f"{times['quarter'] * 1000:.0f}",
+                     f"{times['all'] / errors * 1e6:.1f}", errors])
+    return rows
+
+
+# Ten tool schemas as vendors' function-calling guides and MCP servers write them, each with two
+# valid and two invalid argument objects (one to four errors each). Only keywords that jsonschema
+# and fastjsonschema read as well, so that the three can be timed on the same data.
+TOOL_SCHEMAS = [  # (tool name, parameters schema, valid arguments, invalid arguments)
+    ("get_weather", {
+        "type": "object",
+        "properties": {"location": {"type": "string", "description": "City and country, e.g. Paris, France"},
+                       "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+        "required": ["location"], "additionalProperties": False},
+     [{"location": "Paris, France"}, {"location": "Oslo", "unit": "celsius"}],
+     [{"location": "Oslo", "unit": "kelvin"}, {"city": "Oslo", "unit": "celsius"}]),
+    ("create_ticket", {
+        "type": "object",
+        "properties": {"substation_id": {"type": "string", "pattern": "^SS-[0-9]{3}$"},
+                       "summary": {"type": "string", "minLength": 1, "maxLength": 200},
+                       "priority": {"type": "string", "enum": ["low", "normal", "high"], "default": "normal"}},
+        "required": ["substation_id", "summary"], "additionalProperties": False},
+     [{"substation_id": "SS-218", "summary": "relay trips at dawn", "priority": "high"},
+      {"substation_id": "SS-031", "summary": "fan noise"}],
+     [{"substation_id": "SS-218", "summary": "relay trips", "priority": "urgent", "department": "grid"},
+      {"substation_id": "218", "summary": ""}]),
+    ("search_incidents", {
+        "type": "object",
+        "properties": {"filters": {"type": "object",
+                                   "properties": {"status": {"type": "string", "enum": ["open", "resolved"]},
+                                                  "substation_id": {"type": "string", "pattern": "^SS-[0-9]{3}$"},
+                                                  "since": {"type": "string", "format": "date"}},
+                                   "additionalProperties": False},
+                       "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}},
+        "required": ["filters"], "additionalProperties": False},
+     [{"filters": {"status": "open", "substation_id": "SS-218"}, "limit": 5}, {"filters": {}}],
+     [{"filters": {"status": "closed"}, "limit": 0}, {"filters": "open", "limit": 5.5}]),
+    ("search_flights", {
+        "type": "object",
+        "properties": {"origin": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                       "destination": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                       "depart_date": {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                       "return_date": {"type": ["string", "null"], "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                       "passengers": {"type": "integer", "minimum": 1, "maximum": 9},
+                       "cabin": {"type": "string", "enum": ["economy", "premium", "business", "first"]}},
+        "required": ["origin", "destination", "depart_date"], "additionalProperties": False},
+     [{"origin": "OSL", "destination": "CDG", "depart_date": "2025-03-14", "return_date": None, "passengers": 2,
+       "cabin": "economy"},
+      {"origin": "SFO", "destination": "NRT", "depart_date": "2025-04-01", "return_date": "2025-04-12"}],
+     [{"origin": "Oslo", "destination": "CDG", "depart_date": "14/03/2025", "passengers": 12},
+      {"origin": "OSL", "depart_date": "2025-03-14", "cabin": "coach"}]),
+    ("create_calendar_event", {
+        "type": "object",
+        "properties": {"title": {"type": "string", "maxLength": 120},
+                       "start": {"type": "string"},
+                       "duration_minutes": {"type": "integer", "multipleOf": 15, "minimum": 15, "maximum": 480},
+                       "attendees": {"type": "array", "items": {"type": "string", "pattern": "^[^@ ]+@[^@ ]+$"},
+                                     "uniqueItems": True, "maxItems": 50},
+                       "reminders": {"type": "array", "items": {
+                           "type": "object",
+                           "properties": {"method": {"type": "string", "enum": ["email", "popup"]},
+                                          "minutes": {"type": "integer", "minimum": 0}},
+                           "required": ["method", "minutes"], "additionalProperties": False}}},
+        "required": ["title", "start"], "additionalProperties": False},
+     [{"title": "Feeder review", "start": "2025-03-14T09:00", "duration_minutes": 45,
+       "attendees": ["dana@orrin.example", "gil@orrin.example"], "reminders": [{"method": "popup", "minutes": 10}]},
+      {"title": "Standup", "start": "2025-03-14T09:30"}],
+     [{"title": "Feeder review", "start": "2025-03-14T09:00", "duration_minutes": 50,
+       "attendees": ["dana@orrin.example", "dana@orrin.example", "gil"]},
+      {"title": "Standup", "start": "09:30", "reminders": [{"method": "sms", "minutes": 10}, {"minutes": -5}]}]),
+    ("send_email", {
+        "type": "object",
+        "properties": {"to": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                       "cc": {"type": "array", "items": {"type": "string"}},
+                       "subject": {"type": "string", "maxLength": 200},
+                       "body": {"type": "string"},
+                       "importance": {"type": "string", "enum": ["low", "normal", "high"]},
+                       "attachments": {"type": "array", "items": {
+                           "type": "object", "properties": {"filename": {"type": "string"},
+                                                            "url": {"type": "string", "pattern": "^https://"}},
+                           "required": ["filename", "url"]}}},
+        "required": ["to", "subject", "body"], "additionalProperties": False},
+     [{"to": ["gil.varga@example.com"], "subject": "Outage E-1474 resolved",
+       "body": "Power was restored at 14:05. Sorry for the trouble.", "importance": "normal"},
+      {"to": ["a@example.com", "b@example.com"], "cc": [], "subject": "Report", "body": "See attached.",
+       "attachments": [{"filename": "report.pdf", "url": "https://files.example.com/r.pdf"}]}],
+     [{"to": [], "subject": "Hi", "body": "x", "importance": "urgent"},
+      {"to": "gil@example.com", "subject": "Hi", "attachments": [{"filename": "a.pdf", "url": "ftp://x"}]}]),
+    ("update_order", {
+        "type": "object",
+        "$defs": {"address": {"type": "object",
+                              "properties": {"street": {"type": "string"}, "city": {"type": "string"},
+                                             "postcode": {"type": "string"},
+                                             "country": {"type": "string", "pattern": "^[A-Z]{2}$"}},
+                              "required": ["street", "city", "country"], "additionalProperties": False}},
+        "properties": {"order_id": {"type": "string", "pattern": "^ORD-[0-9]{6}$"},
+                       "items": {"type": "array", "minItems": 1, "items": {
+                           "type": "object", "properties": {"sku": {"type": "string"},
+                                                            "quantity": {"type": "integer", "minimum": 1},
+                                                            "gift_wrap": {"type": "boolean"}},
+                           "required": ["sku", "quantity"], "additionalProperties": False}},
+                       "ship_to": {"$ref": "#/$defs/address"}},
+        "required": ["order_id"], "additionalProperties": False},
+     [{"order_id": "ORD-004211", "items": [{"sku": "TR-204-FUSE", "quantity": 2}, {"sku": "MT-123", "quantity": 1,
+                                                                                   "gift_wrap": False}],
+       "ship_to": {"street": "1 Grid Way", "city": "Orrin", "postcode": "4040", "country": "NO"}},
+      {"order_id": "ORD-000001"}],
+     [{"order_id": "ORD-42", "items": [{"sku": "TR-204-FUSE", "quantity": 0}]},
+      {"order_id": "ORD-004211", "ship_to": {"street": "1 Grid Way", "country": "Norway"}}]),
+    ("run_sql_query", {
+        "type": "object",
+        "properties": {"query": {"type": "string", "minLength": 1},
+                       "params": {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}},
+                       "timeout_ms": {"type": "number", "exclusiveMinimum": 0, "maximum": 60000},
+                       "read_only": {"const": True}},
+        "required": ["query", "read_only"], "additionalProperties": False},
+     [{"query": "SELECT id, status FROM incidents WHERE substation = ? AND opened > ?",
+       "params": ["SS-218", "2025-01-01"], "timeout_ms": 5000, "read_only": True},
+      {"query": "SELECT count(*) FROM meters", "read_only": True}],
+     [{"query": "DELETE FROM meters", "read_only": False, "timeout_ms": 0},
+      {"query": "", "params": [["nested"]], "read_only": True}]),
+    ("set_thermostat", {
+        "type": "object",
+        "$defs": {"celsius": {"type": "number", "minimum": 5, "maximum": 30, "multipleOf": 0.5},
+                  "slot": {"type": "object",
+                           "properties": {"day": {"enum": ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]},
+                                          "start": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+                                          "temperature": {"$ref": "#/$defs/celsius"}},
+                           "required": ["day", "start", "temperature"]}},
+        "properties": {"zone": {"type": "string", "enum": ["living", "office", "garage"]},
+                       "temperature": {"$ref": "#/$defs/celsius"},
+                       "mode": {"type": "string", "enum": ["heat", "cool", "auto", "off"]},
+                       "schedule": {"type": "array", "items": {"$ref": "#/$defs/slot"}, "maxItems": 14}},
+        "required": ["zone"], "additionalProperties": False},
+     [{"zone": "office", "temperature": 21.5, "mode": "heat",
+       "schedule": [{"day": "mon", "start": "07:00", "temperature": 21}, {"day": "sat", "start": "09:30",
+                                                                          "temperature": 19.5}]},
+      {"zone": "garage", "mode": "off"}],
+     [{"zone": "office", "temperature": 21.3, "mode": "warm"},
+      {"zone": "attic", "schedule": [{"day": "monday", "start": "7am", "temperature": 40}]}]),
+    ("lookup_customer", {
+        "type": "object",
+        "properties": {"customer_id": {"type": "string", "pattern": "^C-[0-9]+$"},
+                       "email": {"type": "string", "pattern": "^[^@ ]+@[^@ ]+$"},
+                       "account": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                       "include": {"type": "array", "items": {"enum": ["orders", "tickets", "meters"]},
+                                   "uniqueItems": True}},
+        "anyOf": [{"required": ["customer_id"]}, {"required": ["email"]}],
+        "additionalProperties": False},
+     [{"customer_id": "C-107", "include": ["tickets", "meters"]}, {"email": "gil.varga@example.com", "account": 4411}],
+     [{"account": 4411.5, "include": ["bills"]}, {"customer_id": "107", "email": "gil"}]),
+]
+
+
+def validation_throughput(repeat: int) -> list[list]:
+    """Time validate and the compiled Validator on the valid, the invalid and all argument objects of TOOL_SCHEMAS."""
+    valid = [(schema, value) for _, schema, good, _ in TOOL_SCHEMAS for value in good]
+    invalid = [(schema, value) for _, schema, _, bad in TOOL_SCHEMAS for value in bad]
+    assert all(not tool_core.validate(s, v) for s, v in valid) and all(tool_core.validate(s, v) for s, v in invalid)
+    rows, rounds = [], 100
+    for label, pairs in [("valid arguments", valid), ("invalid arguments", invalid), ("all of them", valid + invalid)]:
+        compiled = [(tool_core.compile_schema(schema), value) for schema, value in pairs]
+        errors = [tool_core.validate(schema, value) for schema, value in pairs]
+        assert [check(value) for check, value in compiled] == errors, "compiled and validate must agree"
+        best = best_of_each(5 * repeat, {
+            "validate": lambda: [tool_core.validate(s, v) for _ in range(rounds) for s, v in pairs],
+            "compiled": lambda: [check(v) for _ in range(rounds) for check, v in compiled]})
+        each = {name: seconds / (rounds * len(pairs)) * 1e6 for name, seconds in best.items()}
+        rows.append([f"{label} ({len(pairs)} objects, {sum(map(len, errors))} errors)", f"{each['validate']:.1f}",
+                     f"{each['compiled']:.1f}", f"{each['validate'] / each['compiled']:.1f}x"])
     return rows
 
 
@@ -98,7 +295,7 @@ def registry_throughput(repeat: int) -> str:
     n = 2000
     ok = best_of(repeat, lambda: [registry.call("create_ticket", good) for _ in range(n)])
     refused = best_of(repeat, lambda: [registry.call("create_ticket", bad) for _ in range(n)])
-    return (f"ToolRegistry.call: {n / ok:,.0f} valid create_ticket calls/s (validate + execute), "
+    return (f"ToolRegistry.call: {n / ok:,.0f} valid create_ticket calls/s (compiled validation + execute), "
             f"{n / refused:,.0f} refused calls/s (two errors each)")
 
 
@@ -187,9 +384,11 @@ def main() -> None:
     print(tool_core.format_table(["script", "seconds (best)", "verdict"], time_scripts(args.repeat)))
     rows, megabytes = parser_throughput(args.repeat)
     print(f"\nParsing {megabytes:.2f} MB of model text holding 1,000 calls:\n")
-    print(tool_core.format_table(["parser", "ms", "MB/s", "note"], rows))
+    print(tool_core.format_table(["parser", "ms", "MB/s", "x json.loads", "note"], rows))
     print("\nParsing about 1 MB of broken calls (one ParseError each; must stay linear):\n")
-    print(tool_core.format_table(["input", "ms", "errors"], broken_throughput()))
+    print(tool_core.format_table(["input", "ms", "ms, first 0.25 MB", "us per call", "errors"], broken_throughput()))
+    print("\nChecking tool-call arguments against the ten schemas of TOOL_SCHEMAS (us per object):\n")
+    print(tool_core.format_table(["arguments", "validate", "compiled", "speed-up"], validation_throughput(args.repeat)))
     print("\n" + registry_throughput(args.repeat))
     print("\nCalls per second through the interfaces of scripts/04:\n")
     print(tool_core.format_table(["path", "calls/s"], interface_throughput()))
