@@ -74,6 +74,12 @@ class Tool:
         """Return what the model sees of this tool: name, description and JSON Schema."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
+    def _repr_markdown_(self) -> str:
+        """Show the tool in a notebook as the model sees it: name, description, schema."""
+        schema = html.escape(json.dumps(self.parameters, indent=2, ensure_ascii=False), quote=False)
+        kind = "read-only" if self.read_only else "has side effects"
+        return f"**{markdown_cell(self.name)}** ({kind}): {markdown_cell(self.description)}\n\n<pre>{schema}</pre>"
+
 
 @dataclass
 class ToolResult:
@@ -101,6 +107,11 @@ class ToolResult:
             return json.dumps(self.content, ensure_ascii=False, default=str, allow_nan=False)
         except Exception:  # a cycle, NaN, Infinity, tuple keys: there is no JSON for it
             return show(self.content, limit=100_000)
+
+    def _repr_markdown_(self) -> str:
+        """Show the result in a notebook: ok or the error kind, then what goes back to the model."""
+        head = "**ok**" if self.ok else f"**{markdown_cell(self.error_kind)}**" + (" (retryable)" if self.retryable else "")
+        return f"{head}\n\n<pre>{html.escape(self.text, quote=False)}</pre>"
 
 
 class ToolExecutionError(Exception):
@@ -219,6 +230,29 @@ def _check_size(value: int | float, expression: str) -> int | float:
     return value
 
 
+def markdown_cell(value: Any) -> str:
+    """Escape a value for a Markdown table cell shown in a notebook: tags stay text. Example: '<tool_call>' -> '&lt;tool_call&gt;'"""
+    return html.escape(str(value), quote=False).replace("|", "\\|").replace("\n", "<br>")
+
+
+def markdown_table(headers: list[Any], rows: list[list[Any]]) -> str:
+    """Write rows as a Markdown table with every cell escaped (what a notebook renders)."""
+    lines = ["| " + " | ".join(markdown_cell(h) for h in headers) + " |", "|" + " --- |" * len(headers)]
+    return "\n".join(lines + ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows])
+
+
+class Table(str):
+    """A table as plain text (what the scripts print) that a notebook renders as a Markdown table."""
+
+    def __new__(cls, text: str, headers: list[Any], rows: list[list[Any]]):
+        table = super().__new__(cls, text)
+        table.headers, table.rows = list(headers), [list(r) for r in rows]
+        return table
+
+    def _repr_markdown_(self) -> str:
+        return markdown_table(self.headers, self.rows)
+
+
 def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
     """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
     cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
@@ -230,7 +264,7 @@ def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | 
             out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
         if n == 0:
             out.append("  ".join("-" * s for s in sizes))
-    return "\n".join(out)
+    return Table("\n".join(out), headers, rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1743,6 +1777,13 @@ class ParseResult:
         """Return calls and errors together in the order they stand in the text."""
         return sorted(self.calls + self.errors, key=lambda item: item.span)
 
+    def _repr_markdown_(self) -> str:
+        """Show what the parser found in a notebook: one row per call or broken call, then the prose."""
+        rows = [["call", i.name, json.dumps(i.arguments, ensure_ascii=False), i.span] if isinstance(i, ToolCall)
+                else [i.kind, "", i.message, i.span] for i in self.items]
+        return markdown_table(["found", "name", "arguments or message", "span"], rows) + \
+            f"\n\noutside the calls: {markdown_cell(self.text) or '(nothing)'}"
+
 
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON (JSON has no NaN or Infinity)")
@@ -2203,6 +2244,12 @@ class Transcript:
                     lines.append(f"[{label:<5}] {piece}" if i == j == 0 else f"        {piece}")
         lines.append(f"-- stop: {self.stop_reason} after {self.steps} model turn(s), {len(self.calls)} call(s)")
         return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        """Show the conversation in a notebook: a table of messages (tags escaped), then why it stopped."""
+        rows = [[m["role"], m["content"]] for m in self.messages if m["role"] != "system"]
+        return markdown_table(["role", "message"], rows) + \
+            f"\n\nstop: {markdown_cell(self.stop_reason)} after {self.steps} model turn(s), {len(self.calls)} call(s)"
 
 
 TOOL_CHOICES = ("auto", "required", "none")
