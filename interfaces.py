@@ -2077,11 +2077,10 @@ class VerbatimRegistry(ToolRegistry):
 
 def traceback_text(exc: BaseException) -> str:
     """Format a traceback as a quickly written server sends it back: as if from papers_server.py, a file whose
-    first line is this section's first, so the demo's output does not move when code above it changes."""
-    import inspect
+    first line is _check_range's, so the demo's output does not move when code above it changes."""
     import traceback
     summary = traceback.TracebackException.from_exception(exc)  # reads the source lines now
-    first = inspect.getsourcelines(PaperStore)[1] - 1
+    first = _check_range.__code__.co_firstlineno - 1  # subtle: inspect.getsourcelines would parse the whole file
     for frame in summary.stack:
         if frame.filename == __file__:
             frame.filename, frame.lineno = "papers_server.py", frame.lineno - first

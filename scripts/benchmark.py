@@ -13,6 +13,7 @@
    (a trivial tool, so the figure is the protocol's cost, not the tool's).
 7. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
 8. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s).
+9. The loop's parallel speed-up (five 200 ms tools, sequential vs concurrent), and the test suite's time.
 
 Timed runs switch the garbage collector off, as timeit does, so that a collection falling into
 one run does not decide a figure; runs that are compared are interleaved, so that a busy moment
@@ -376,6 +377,36 @@ def bfcl_throughput(copies: int = 3000) -> str:
     return f"bfcl_lab.ast_grade: {copies * len(decoded) / seconds:,.0f} entries/s (decoded answers, AST grader only)"
 
 
+def parallel_speedup() -> str:
+    """Five read-only tools that each take 200 ms, called in one reply: run_agent runs them concurrently (5 workers)."""
+    for read_only, label in ((False, "one by one"), (True, "concurrently")):
+        registry = tool_core.ToolRegistry()
+        for n in range(5):
+            def slow(city: str) -> str:
+                time.sleep(0.2)
+                return f"sunny in {city}"
+            registry.register(tool_core.tool_from_function(slow, name=f"weather_{n}", description="Slow weather.",
+                                                           read_only=read_only))
+        reply = "\n".join(tool_core.call_text(f"weather_{n}", {"city": "Paris"}) for n in range(5))
+        began = time.perf_counter()
+        tool_core.run_agent(tool_core.ScriptedLM([reply, "Done."]), registry, "Weather?", max_workers=5)
+        if read_only:
+            parallel = time.perf_counter() - began
+        else:
+            sequential = time.perf_counter() - began
+    return (f"Five 200 ms tools in one reply: {sequential:.2f} s one by one (side effects: in order), "
+            f"{parallel:.2f} s concurrently (read-only): {sequential / parallel:.1f}x")
+
+
+def suite_time() -> str:
+    """Time the whole test suite as CI runs it."""
+    began = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "unittest", "discover", "-s", "tests"], cwd=ROOT,
+                            capture_output=True, text=True)
+    ran = next((line for line in result.stderr.splitlines() if line.startswith("Ran ")), "?")
+    return f"The test suite: {ran.removeprefix('Ran ')}, {time.perf_counter() - began:.1f} s wall as a whole process"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept (default 3)")
@@ -396,6 +427,8 @@ def main() -> None:
     print("\nBM25 tool retrieval at scale:\n")
     print(tool_catalog.scale_figures())
     print("\n" + bfcl_throughput())
+    print("\n" + parallel_speedup())
+    print("\n" + suite_time())
 
 
 if __name__ == "__main__":

@@ -256,9 +256,9 @@ class Errors(unittest.TestCase):
         self.assertEqual(lines[-1], "ValueError: 100")
         files = re.findall(r'File "([^"]+)", line (\d+)', message)
         self.assertEqual([f for f, _ in files], ["papers_server.py"] * 3)  # no folders: no absolute paths
-        # the line numbers count from the papers section's first line, so code above it cannot move them
-        first = inspect.getsourcelines(I.PaperStore)[1] - 1
-        self.assertEqual(int(files[-1][1]) + first, inspect.getsourcelines(I._check_range)[1] + 2)  # the raise
+        # the line numbers count from _check_range's first line, so code above it cannot move them
+        self.assertEqual(int(files[-1][1]), 3)  # def, if, raise: the raise is _check_range's third line
+        self.assertEqual(inspect.getsource(I._check_range).splitlines()[2].strip(), "raise ValueError(value)")
 
     def test_the_advice(self):
         for n, expected in ((100, ADVICE), (0, "max_results must be 1–20, got 0. Retry with max_results=1."),
