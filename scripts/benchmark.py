@@ -353,7 +353,7 @@ def interface_throughput() -> list[list]:
         stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT), timeout=timeout)])
         try:
             rows.append([f"MCP tools/call, stdio (a subprocess), {label}",
-                         f"{_round_trips(interfaces.MCPClient(stdio), 3000):,.0f}"])
+                         f"{_round_trips(interfaces.MCPClient(stdio), 1500):,.0f}"])
         finally:
             stdio.close()
     with interfaces.MCPHttpServer(interfaces.MCPServer(_adder())) as endpoint:
@@ -409,7 +409,7 @@ def suite_time() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is kept (default 3)")
+    parser.add_argument("--repeat", type=int, default=2, help="runs per measurement; the best is kept (default 2)")
     args = parser.parse_args()
     print(f"interpreter: Python {sys.version.split()[0]}\n")
     print(tool_core.format_table(["script", "seconds (best)", "verdict"], time_scripts(args.repeat)))
