@@ -803,6 +803,15 @@ def _read_arguments(name: str, raw: JSON) -> dict | ParseError:
     return raw
 
 
+def _read_call(name: JSON, raw_arguments: JSON, call_id: str) -> ToolCall | ParseError:
+    """Read one call of a native turn: a ToolCall, or the ParseError its arguments earn; either keeps its id."""
+    arguments = _read_arguments(name, raw_arguments)
+    if isinstance(arguments, ParseError):
+        arguments.id = call_id
+        return arguments
+    return ToolCall(name, arguments, id=call_id)
+
+
 def _result_pair(result: ToolResult) -> tuple[str, bool]:
     return result.text, not result.ok
 
@@ -870,15 +879,8 @@ class OpenAI(Dialect):
              "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}} for c in calls]}
 
     def read_calls(self, turn: dict) -> tuple[str, list[ToolCall | ParseError]]:
-        items: list[ToolCall | ParseError] = []
-        for entry in turn.get("tool_calls") or []:
-            function = entry.get("function", {})
-            arguments = _read_arguments(function.get("name"), function.get("arguments"))
-            if isinstance(arguments, ParseError):
-                arguments.id = entry.get("id", "")
-                items.append(arguments)
-            else:
-                items.append(ToolCall(function.get("name"), arguments, id=entry.get("id", "")))
+        items = [_read_call(e.get("function", {}).get("name"), e.get("function", {}).get("arguments"), e.get("id", ""))
+                 for e in turn.get("tool_calls") or []]
         return turn.get("content") or "", items
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> list[dict]:
@@ -916,14 +918,8 @@ class Anthropic(Dialect):
 
     def read_calls(self, turn: dict) -> tuple[str, list[ToolCall | ParseError]]:
         text = "".join(b.get("text", "") for b in turn.get("content", []) if b.get("type") == "text")
-        items: list[ToolCall | ParseError] = []
-        for b in (b for b in turn.get("content", []) if b.get("type") == "tool_use"):
-            arguments = _read_arguments(b.get("name"), b.get("input"))
-            if isinstance(arguments, ParseError):
-                arguments.id = b.get("id", "")
-                items.append(arguments)
-            else:
-                items.append(ToolCall(b.get("name"), arguments, id=b.get("id", "")))
+        items = [_read_call(b.get("name"), b.get("input"), b.get("id", ""))
+                 for b in turn.get("content", []) if b.get("type") == "tool_use"]
         return text, items
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> dict:
@@ -970,15 +966,8 @@ class MCP(Dialect):
                  "params": {"name": c.name, "arguments": c.arguments}} for c in calls]
 
     def read_calls(self, turn: list[dict]) -> tuple[str, list[ToolCall | ParseError]]:
-        items: list[ToolCall | ParseError] = []
-        for request in turn:
-            params = request.get("params", {})
-            arguments = _read_arguments(params.get("name"), params.get("arguments", {}))
-            if isinstance(arguments, ParseError):
-                arguments.id = str(request.get("id", ""))
-                items.append(arguments)
-            else:
-                items.append(ToolCall(params.get("name"), arguments, id=str(request.get("id", ""))))
+        items = [_read_call(r.get("params", {}).get("name"), r.get("params", {}).get("arguments", {}), str(r.get("id", "")))
+                 for r in turn]
         return "", items
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> list[dict]:
