@@ -4,7 +4,7 @@ Expected values are worked out by hand from the Cardinal data (interfaces.PEOPLE
 OpenAPI documents (Cardinal's and a pet clinic's written below, as someone else would write one),
 from the vendors' formats and the OpenAPI 3.0.3 specification; none is copied from a run.
 Every server a test starts is stopped by that test (a with block or addCleanup); all on 127.0.0.1.
-Tests marked expectedFailure show a bug in interfaces.py (the comment says which); they are not fixed here.
+The bugs these tests found in interfaces.py (once marked expectedFailure) are fixed; the tests stay as regression tests.
 """
 import copy
 import http.client
