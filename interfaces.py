@@ -2758,6 +2758,17 @@ def demo_rest() -> str:
         "sent before anyone could check it. Had it been a POST, its side effect would already have happened."])
 
 
+def firmware_model(messages: list[dict]) -> str:
+    """Script demo 2's model: the guessed parameter first, the documented one after the error, then the answer."""
+    results = tool_core.parse_tool_results(messages[-1]["content"]) if messages[-1]["role"] == "tool" else []
+    if not results:
+        return tool_core.call_text("list_people", {"department": "firmware"})
+    if "error" in results[-1]:
+        return tool_core.call_text("list_people", {"team": "firmware"})
+    people = json.loads(results[-1]["content"])
+    return f"The firmware team has {len(people)} people: {' and '.join(p['name'] for p in people)}."
+
+
 def demo_function_schema() -> str:
     """Generation 2: the same mistake against a generated function schema is refused before any request."""
     with CardinalServer() as server:
@@ -2765,17 +2776,7 @@ def demo_function_schema() -> str:
         spec = fetch_openapi(server.url)
         registry = ToolRegistry(openapi_to_tools(spec, server.url, credentials={"ApiKeyAuth": api.token}))
         before = len(api.requests)
-
-        def model(messages: list[dict]) -> str:
-            results = tool_core.parse_tool_results(messages[-1]["content"]) if messages[-1]["role"] == "tool" else []
-            if not results:
-                return tool_core.call_text("list_people", {"department": "firmware"})
-            if "error" in results[-1]:
-                return tool_core.call_text("list_people", {"team": "firmware"})
-            people = json.loads(results[-1]["content"])
-            return f"The firmware team has {len(people)} people: {' and '.join(p['name'] for p in people)}."
-
-        transcript = tool_core.run_agent(tool_core.ScriptedLM(model), registry,
+        transcript = tool_core.run_agent(tool_core.ScriptedLM(firmware_model), registry,
                                          "How many people are on the firmware team?")
         sent = api.requests[before:]
         schema = registry.get("list_people").parameters
