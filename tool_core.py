@@ -327,13 +327,17 @@ def json_equal(a: JSON, b: JSON) -> bool:
 
 
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False, default=repr)  # what json.dumps(..., the same options) builds per call
+_JSON_STRING = json.encoder.encode_basestring  # what _JSON_TEXT.encode does with a str
 
 
 def show(value: JSON, limit: int = 60) -> str:
     """Render a value as short JSON for an error message. Example: 'urgent' -> '"urgent"'."""
     try:
-        if value.__class__ is int or (value.__class__ is float and math.isfinite(value)):
-            text = repr(value)  # what json writes for these, the commonest values in messages, without its machinery
+        kind = value.__class__
+        if kind is str:
+            text = _JSON_STRING(value)  # what json writes for a str, the commonest value in messages
+        elif kind is int or (kind is float and math.isfinite(value)):
+            text = repr(value)  # ... and for these, without its machinery
         else:
             text = _JSON_TEXT.encode(value)
     except Exception:  # a cycle, non-string keys, a 5000-digit int, deep nesting: fall back to repr
@@ -1435,7 +1439,7 @@ class Validator:
 def compile_schema(schema: JSON) -> Validator:
     """Compile a JSON Schema once into a Validator that returns exactly validate's errors, several times faster.
 
-    A tool's schema is fixed, so the registry compiles it once, when the tool is registered.
+    A tool's schema is fixed, so the registry compiles it once, at the tool's first call.
     A schema broken somewhere (a $ref that does not resolve, a bad pattern, "minimum": "5") is
     not compiled: its Validator hands each value to validate, which raises when a value reaches
     the broken part, and not before. A schema changed in place must be compiled again.
@@ -1842,16 +1846,19 @@ def parse_tool_calls(text: str) -> ParseResult:
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    result, pos, start = ParseResult(), 0, text.find(OPEN)
+    result, pos, start, size = ParseResult(), 0, text.find(OPEN), len(text)
+    calls, errors, outside = result.calls, result.errors, result.outside
     while start >= 0:
-        end = _next_open(text, start + len(OPEN))  # the call's region ends where the next call opens
+        end = text.find(OPEN, start + len(OPEN))  # the call's region ends where the next call opens
+        if end < 0:
+            end = size
         item = _read_call(text, start, end)
-        result.outside.append(text[pos:start])
-        (result.calls if isinstance(item, ToolCall) else result.errors).append(item)
+        outside.append(text[pos:start])
+        (calls if type(item) is ToolCall else errors).append(item)
         pos = item.span[1]
-        start = end if pos <= end < len(text) else text.find(OPEN, pos)  # past `end` if it quoted tags
-    result.outside.append(text[pos:])
-    if "```" in text:
+        start = end if pos <= end < size else text.find(OPEN, pos)  # past `end` if it quoted tags
+    outside.append(text[pos:])
+    if "`" in text and "```" in text:  # subtle: the first test is a memchr; "```" alone costs ~1 ms per MB
         _drop_fence_wrappers(result.outside)
     return result
 
@@ -1863,15 +1870,20 @@ def _read_call(text: str, start: int, end: int) -> ToolCall | ParseError:
     The usual call, {...}</tool_call>, takes one decode. Anything else is judged by _verdict; and a
     broken call whose span runs past `end` is cut where a good call hidden in it opens.
     """
-    body = _body(text, start)
-    if body == end or text.startswith("`", body) and _FENCE_STARTED.fullmatch(text, body, end):
-        return _error("truncated", f"{_cut_by(text, end)} right after <tool_call>: the call is missing. " + _REWRITE,
-                      text, start, end)
-    if text.startswith(CLOSE, body):
-        return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
-    decoded = _decode(text, body, end)
-    if isinstance(decoded, tuple) and text.startswith(CLOSE, decoded[1]):
-        return _check_call(decoded[0], text, start, decoded[1] + len(CLOSE))
+    body = start + len(OPEN)
+    if not text.startswith("{", body):  # the usual call opens its JSON right after the tag
+        body = _skip(_FENCE_OPEN, text, body)
+        if body == end or text.startswith("`", body) and _FENCE_STARTED.fullmatch(text, body, end):
+            return _error("truncated", f"{_cut_by(text, end)} right after <tool_call>: the call is missing. "
+                          + _REWRITE, text, start, end)
+        if text.startswith(CLOSE, body):
+            return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
+    decoded = _decode_window(text, body, end)
+    if type(decoded) is tuple:
+        if text.startswith(CLOSE, decoded[1]):
+            return _check_call(decoded[0], text, start, decoded[1] + len(CLOSE))
+    elif decoded.in_string:  # a string still open where the region ends may quote the next tag
+        decoded = _read_on(text, body, decoded)
     item = _verdict(text, start, body, end, decoded)
     if isinstance(item, ParseError) and item.span[1] > end:  # its span covers later tags: does one open a good call?
         hidden = _first_good_call(text, end, item.span[1])
@@ -1927,10 +1939,16 @@ def _decode(text: str, body: int, end: int) -> Decoded:
     subtle: decoding slices also keeps errors cheap: json.JSONDecodeError counts the lines
     before the error, which over a megabyte of broken calls would make parsing quadratic.
     """
-    region = decoded = _decode_window(text, body, end)
-    while isinstance(decoded, _Broken) and decoded.in_string and decoded.stop < len(text):
+    decoded = _decode_window(text, body, end)
+    return _read_on(text, body, decoded) if type(decoded) is _Broken and decoded.in_string else decoded
+
+
+def _read_on(text: str, body: int, region: _Broken) -> Decoded:
+    """Decode on past the region whose decoding (`region`) stopped inside a string; see _decode."""
+    decoded = region
+    while type(decoded) is _Broken and decoded.in_string and decoded.stop < len(text):
         decoded = _decode_window(text, body, _next_open(text, body + 2 * (decoded.stop - body)))
-    if isinstance(decoded, _Broken):
+    if type(decoded) is _Broken:
         decoded.cut_short = region.cut_short  # the verdicts ask whether the region alone was cut short
     return decoded
 
@@ -2061,6 +2079,15 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> ToolCall | Pars
     if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
         return _error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE,
                       text, start, end)
+    if type(value) is dict:  # json.loads makes exact dicts and strs
+        name, arguments = value.get("name"), value.get("arguments")
+        if type(name) is str and type(arguments) is dict and name.strip():
+            return ToolCall(name, arguments, "", (start, end))  # the usual call
+    return _shape_error(value, text, start, end)
+
+
+def _shape_error(value: JSON, text: str, start: int, end: int) -> ParseError:
+    """Say precisely what is wrong with the shape of a call whose JSON decoded but is not a call."""
     if not isinstance(value, dict):
         return _error("not_an_object", f"a call must be a JSON object, got {describe(value)}. " + _REWRITE,
                       text, start, end)
@@ -2079,10 +2106,8 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> ToolCall | Pars
     if isinstance(arguments, str):
         return _error("bad_arguments", f"\"arguments\" of {name} is a string; write the JSON object itself, "
                       f"not encoded as a string: \"arguments\": {{...}}, not \"arguments\": \"{{...}}\".", text, start, end)
-    if not isinstance(arguments, dict):
-        return _error("bad_arguments", f"\"arguments\" of {name} must be a JSON object, got {describe(arguments)}.",
-                      text, start, end)
-    return ToolCall(name, arguments, span=(start, end))
+    return _error("bad_arguments", f"\"arguments\" of {name} must be a JSON object, got {describe(arguments)}.",
+                  text, start, end)
 
 
 def _depth(value: JSON) -> int:
