@@ -328,6 +328,10 @@ def json_equal(a: JSON, b: JSON) -> bool:
 
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False, default=repr)  # what json.dumps(..., the same options) builds per call
 _JSON_STRING = json.encoder.encode_basestring  # what _JSON_TEXT.encode does with a str
+# ... and the C encoder it builds for every call, built once; without a markers dict it keeps no
+# state between calls, and a cycle ends in RecursionError instead of ValueError (show() catches both).
+_JSON_C = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, repr, _JSON_STRING, None, _JSON_TEXT.key_separator, _JSON_TEXT.item_separator, False, False, True)
 
 
 def show(value: JSON, limit: int = 60) -> str:
@@ -339,7 +343,7 @@ def show(value: JSON, limit: int = 60) -> str:
         elif kind is int or (kind is float and math.isfinite(value)):
             text = repr(value)  # ... and for these, without its machinery
         else:
-            text = _JSON_TEXT.encode(value)
+            text = "".join(_JSON_C(value, 0)) if _JSON_C else _JSON_TEXT.encode(value)
     except Exception:  # a cycle, non-string keys, a 5000-digit int, deep nesting: fall back to repr
         try:
             text = repr(value)
@@ -1081,8 +1085,11 @@ def _compile_properties(compiler, properties, schema):
             for name, suffix, sub in entries:
                 if name in value:
                     member = value[name]
-                    for member_check in sub[member.__class__]:
-                        member_check(member, path + suffix, 0, out)  # a new path: no $ref followed there yet
+                    member_checks = sub[member.__class__]
+                    if member_checks:
+                        member_path = path + suffix
+                        for member_check in member_checks:
+                            member_check(member, member_path, 0, out)  # a new path: no $ref followed there yet
     return check if entries else None
 
 

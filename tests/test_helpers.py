@@ -1,11 +1,12 @@
-"""calculate (safe arithmetic on the ast), count_tokens (the stand-in tokenizer), format_table."""
+"""calculate (safe arithmetic on the ast), count_tokens (the stand-in tokenizer), format_table, show."""
+import json
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tool_core import calculate, count_tokens, format_table  # noqa: E402
+from tool_core import calculate, count_tokens, format_table, show  # noqa: E402
 
 
 class Calculate(unittest.TestCase):
@@ -153,6 +154,35 @@ class FormatTable(unittest.TestCase):
         for label, headers, rows, widths, expected in cases:
             with self.subTest(label):
                 self.assertEqual(format_table(headers, rows, widths).split("\n"), expected)
+
+
+class Show(unittest.TestCase):
+    """show() writes what json.dumps(value, ensure_ascii=False, default=repr) writes, cut at `limit`, and never raises."""
+
+    def test_json_values_as_json_dumps_writes_them(self):
+        values = ["urgent", "é \"q\" \n\u2028", 5, -0.5, 1e300, True, None, float("nan"), float("-inf"),
+                  [], {}, [1, "a", None, [2.5]], {"b": {"c": [True, False]}, "a": 1}, {1: "int key", None: 2},
+                  {"when": object}, (1, 2)]
+        for value in values:
+            with self.subTest(value=repr(value)):
+                self.assertEqual(show(value, 10 ** 6), json.dumps(value, ensure_ascii=False, default=repr))
+
+    def test_cut_at_the_limit_with_an_ellipsis(self):
+        self.assertEqual(show("abcdefgh", 6), '"abcd…')
+        self.assertEqual(show(list(range(100)), 12), "[0, 1, 2, 3…")
+        self.assertEqual(show([1, 2], 6), "[1, 2]")
+
+    def test_values_json_cannot_write_fall_back_to_repr(self):
+        cycle: list = [1]
+        cycle.append(cycle)
+        self.assertEqual(show(cycle), "[1, [...]]")
+        self.assertEqual(show({(1, 2): 3}), "{(1, 2): 3}")  # a key JSON has no form for
+        deep: list = []
+        for _ in range(5000):
+            deep = [deep]
+        self.assertEqual(show(deep), "<a array too large or too deep to show>")  # too deep for json and for repr
+        show(cycle)  # the encoder keeps no state from a failed call
+        self.assertEqual(show([1, 2]), "[1, 2]")
 
 
 if __name__ == "__main__":
