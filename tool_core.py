@@ -921,24 +921,16 @@ class _Unplanned(Exception):
     """Raised by a compiled check that meets what it was not built for (a $ref loop): validate decides."""
 
 
-class _FirstKept(list):
-    """An error list that keeps only the first error: all that anyOf, oneOf, not, if and contains look at."""
-
-    def append(self, error: str) -> None:
-        if not self:
-            super().append(error)
-
-
 def _first_error(plan: _Plan, value: JSON, path: str, refs: int) -> str | None:
     """Run a plan on a value; return its first error, or None if the value is valid.
 
     subtle: validate stops at the first error here (is_valid); running on meets only more of the
     schema, never less, so a $ref loop validate would meet is met here too, and handed to it.
     """
-    first = _FirstKept()
+    errors: list[str] = []  # anyOf, oneOf, not, if and contains look only at the first
     for check in plan[value.__class__]:
-        check(value, path, refs, first)
-    return first[0] if first else None
+        check(value, path, refs, errors)
+    return errors[0] if errors else None
 
 
 class _Suffixed:
