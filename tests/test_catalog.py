@@ -12,11 +12,9 @@ import functools
 import gc
 import io
 import math
-import os
 import random
 import re
 import runpy
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -27,10 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "05_many_tools.py"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import tool_catalog as tc  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import count_tokens, render_tool_prompt  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 # --- shared fixtures -----------------------------------------------------------------------------
 
@@ -128,28 +128,16 @@ def number(cell: str) -> int:
 
 # Script 05 as a subprocess, started once for the module and run in the background: seed 0 from
 # another directory and with another hash seed (the bytes must not depend on either), and seed 1.
-_PROCESSES: dict[str, subprocess.Popen] = {}
+RUNS = ScriptRuns()
 
 
 def setUpModule():
-    env = os.environ | {"PYTHONHASHSEED": "12345"}
-    _PROCESSES["seed 0"] = subprocess.Popen([sys.executable, str(SCRIPT)], cwd=ROOT / "tests", env=env,
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _PROCESSES["seed 1"] = subprocess.Popen([sys.executable, str(SCRIPT), "--seed", "1"], cwd=ROOT,
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    RUNS.start("seed 0", SCRIPT, cwd=ROOT / "tests", hashseed="12345")
+    RUNS.start("seed 1", SCRIPT, "--seed", "1", cwd=ROOT)
 
 
 def tearDownModule():
-    for process in _PROCESSES.values():
-        if process.poll() is None:
-            process.kill()
-        process.communicate()
-
-
-@functools.cache
-def subprocess_result(name: str) -> tuple[int, str, str]:
-    stdout, stderr = _PROCESSES[name].communicate(timeout=60)
-    return _PROCESSES[name].returncode, stdout.decode("utf-8"), stderr.decode("utf-8")
+    RUNS.stop()
 
 
 # --- 1. BM25 by hand -----------------------------------------------------------------------------
@@ -919,7 +907,7 @@ class DocsRegistry(unittest.TestCase):
 
 class Script05Runs(unittest.TestCase):
     def test_prints_demos_1_to_5_the_same_bytes_every_run(self):
-        code, out, err = subprocess_result("seed 0")
+        code, out, err = RUNS.result("seed 0")
         self.assertEqual(code, 0, err)
         self.assertEqual(re.findall(r"^=== Demo (\d)\. ", out, re.M), ["1", "2", "3", "4", "5"])
         self.assertNotIn("BM25 at scale", out)  # --scale only
@@ -933,7 +921,7 @@ class Script05Runs(unittest.TestCase):
                 self.assertIn(flag, out)
 
     def test_seed_1_changes_the_seeded_figures_only(self):
-        code, out, err = subprocess_result("seed 1")
+        code, out, err = RUNS.result("seed 1")
         self.assertEqual(code, 0, err)
         seed0 = run_script_in_process()[1]
         for number_ in (1, 2, 3, 4, 5):

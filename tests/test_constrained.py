@@ -11,7 +11,6 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import types
@@ -22,13 +21,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import tool_core  # noqa: E402
 import toolformer_lab as tl  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 SCRIPT = ROOT / "scripts" / "08_constrained_decoding.py"
-_PROCS: dict[str, subprocess.Popen] = {}
-_DONE: dict[str, tuple[int, str, str]] = {}
+RUNS = ScriptRuns()
 _ELSEWHERE = tempfile.TemporaryDirectory()
 
 
@@ -37,25 +37,16 @@ def setUpModule():
     runs = {"root": ([], ROOT, "1"), "elsewhere": ([], Path(_ELSEWHERE.name), "2"), "help": (["--help"], ROOT, "0")}
     for name, (args, cwd, hashseed) in runs.items():
         # a relative path from the root, an absolute one from elsewhere; different hash seeds expose set-order output
-        target = os.path.relpath(SCRIPT, ROOT) if name == "root" else str(SCRIPT)
-        _PROCS[name] = subprocess.Popen([sys.executable, target, *args], cwd=cwd, text=True, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, env=dict(os.environ, PYTHONHASHSEED=hashseed))
+        target = os.path.relpath(SCRIPT, ROOT) if name == "root" else SCRIPT
+        RUNS.start(name, target, *args, cwd=cwd, hashseed=hashseed)
 
 
 def tearDownModule():
-    for proc in _PROCS.values():
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate()
+    RUNS.stop()
     _ELSEWHERE.cleanup()
 
 
-def script_run(name: str) -> tuple[int, str, str]:
-    """Return (returncode, stdout, stderr) of one of the runs started in setUpModule."""
-    if name not in _DONE:
-        out, err = _PROCS[name].communicate(timeout=60)
-        _DONE[name] = (_PROCS[name].returncode, out, err)
-    return _DONE[name]
+script_run = RUNS.result  # (returncode, stdout, stderr) of one of the runs started in setUpModule
 
 
 _LAB = {}

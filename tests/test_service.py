@@ -14,11 +14,9 @@ import dataclasses
 import functools
 import io
 import math
-import os
 import random
 import re
 import runpy
-import subprocess
 import sys
 import unittest
 from fractions import Fraction
@@ -28,10 +26,12 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import service_env  # noqa: E402
 import tool_core  # noqa: E402
 from service_env import TASKS, Knobs, ServiceDB, Task  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 SCRIPT = ROOT / "scripts" / "06_evaluation.py"
 TASK = {t.id: t for t in TASKS}
@@ -50,28 +50,16 @@ def call(tool: str, **arguments) -> str:
 
 # --- The script as a subprocess, started once and run in the background while the tests run ---
 
-_PROCESSES: dict[str, subprocess.Popen] = {}
+RUNS = ScriptRuns()
 
 
 def setUpModule():
-    def start(name, *args, cwd=ROOT, env=None):
-        _PROCESSES[name] = subprocess.Popen([sys.executable, str(SCRIPT), *args], cwd=cwd, env=env, text=True,
-                                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    start("seed 0", cwd=ROOT / "tests", env=os.environ | {"PYTHONHASHSEED": "4321"})  # bytes depend on neither
-    start("seed 1", "--seed", "1")
+    RUNS.start("seed 0", SCRIPT, cwd=ROOT / "tests", hashseed="4321")  # the bytes depend on neither
+    RUNS.start("seed 1", SCRIPT, "--seed", "1", cwd=ROOT)
 
 
 def tearDownModule():
-    for process in _PROCESSES.values():
-        if process.poll() is None:
-            process.kill()
-        process.communicate()
-
-
-@functools.cache
-def script(name: str) -> tuple[int, str, str]:
-    out, err = _PROCESSES[name].communicate(timeout=60)
-    return _PROCESSES[name].returncode, out, err
+    RUNS.stop()
 
 
 def script_in_process(*args: str) -> tuple[int, str, str]:
@@ -827,13 +815,13 @@ def sections(out: str) -> dict[str, str]:
 
 class Script(unittest.TestCase):
     def test_runs_and_prints_the_same_bytes_twice(self):
-        code, out, err = script("seed 0")  # another directory, another hash seed
+        code, out, err = RUNS.result("seed 0")  # another directory, another hash seed
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(script_in_process(), (0, out, ""))
         self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4"])
 
     def test_the_demos_are_the_modules(self):
-        _, out, _ = script("seed 0")
+        _, out, _ = RUNS.result("seed 0")
         parts = sections(out)
         for name, text in (("Demo 2", service_env.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
                            ("Demo 4", service_env.demo_halved(0))):
@@ -847,9 +835,9 @@ class Script(unittest.TestCase):
         self.assertIn("tau-bench", out)
 
     def test_seed_1_changes_demos_2_to_4_only(self):
-        code, out, err = script("seed 1")
+        code, out, err = RUNS.result("seed 1")
         self.assertEqual((code, err), (0, ""))
-        one, zero = sections(out), sections(script("seed 0")[1])
+        one, zero = sections(out), sections(RUNS.result("seed 0")[1])
         self.assertEqual(one["Demo 1"], zero["Demo 1"])  # BFCL has no randomness
         for name in ("Demo 2", "Demo 3", "Demo 4"):
             with self.subTest(name):

@@ -13,7 +13,6 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -23,13 +22,14 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, however the tests are started
 
 import toolformer_lab as tl  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = {"01": ROOT / "scripts" / "01_why_tools.py", "02": ROOT / "scripts" / "02_toolformer.py"}
-_PROCS: dict[tuple[str, str], subprocess.Popen] = {}
-_DONE: dict[tuple[str, str], tuple[int, str, str]] = {}
+RUNS = ScriptRuns()
 _ELSEWHERE = tempfile.TemporaryDirectory()
 
 
@@ -41,26 +41,18 @@ def setUpModule():
         for name, (args, cwd, hashseed) in runs.items():
             # the root run uses a relative path, the other an absolute one from another directory; different
             # PYTHONHASHSEEDs make set/dict-order dependence show up as different output
-            target = os.path.relpath(path, ROOT) if name == "root" else str(path)
-            env = dict(os.environ, PYTHONHASHSEED=hashseed)
-            _PROCS[(script, name)] = subprocess.Popen([sys.executable, target, *args], cwd=cwd, env=env, text=True,
-                                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            target = os.path.relpath(path, ROOT) if name == "root" else path
+            RUNS.start((script, name), target, *args, cwd=cwd, hashseed=hashseed)
 
 
 def tearDownModule():
-    for proc in _PROCS.values():
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate()
+    RUNS.stop()
     _ELSEWHERE.cleanup()
 
 
 def script_run(script: str, name: str) -> tuple[int, str, str]:
     """Return (returncode, stdout, stderr) of one of the runs started in setUpModule."""
-    if (script, name) not in _DONE:
-        out, err = _PROCS[(script, name)].communicate(timeout=60)
-        _DONE[(script, name)] = (_PROCS[(script, name)].returncode, out, err)
-    return _DONE[(script, name)]
+    return RUNS.result((script, name))
 
 
 def brute_argmax(lm: tl.NGramLM, context: list[str]) -> str:
