@@ -510,16 +510,6 @@ def _kw_property_names(validation, sub, value, schema, path):
                 yield f"{error} (in a property name)"
 
 
-def _kw_min_properties(validation, limit, value, schema, path):
-    if isinstance(value, dict) and len(value) < limit:
-        yield f"{path}: expected at least {limit} properties, got {len(value)}"
-
-
-def _kw_max_properties(validation, limit, value, schema, path):
-    if isinstance(value, dict) and len(value) > limit:
-        yield f"{path}: expected at most {limit} properties, got {len(value)}"
-
-
 def _kw_prefix_items(validation, prefix, value, schema, path):
     if isinstance(value, list):
         for i, (sub, item) in enumerate(zip(prefix, value)):
@@ -548,16 +538,6 @@ def _kw_contains(validation, sub, value, schema, path):
         yield f"{path}: expected at most {high} items matching 'contains' {show(sub)}, got {matches}"
 
 
-def _kw_min_items(validation, limit, value, schema, path):
-    if isinstance(value, list) and len(value) < limit:
-        yield f"{path}: expected at least {limit} items, got {len(value)}"
-
-
-def _kw_max_items(validation, limit, value, schema, path):
-    if isinstance(value, list) and len(value) > limit:
-        yield f"{path}: expected at most {limit} items, got {len(value)}"
-
-
 def _kw_unique_items(validation, unique, value, schema, path):
     if unique and isinstance(value, list):
         first: dict = {}  # each repeat is paired with the first item equal to it: linear, and none is missed
@@ -579,6 +559,15 @@ def _canonical(value: JSON) -> Any:
     if isinstance(value, dict):
         return ("object", frozenset((k, _canonical(x)) for k, x in value.items()))
     return ("scalar", value)
+
+
+def _sized(kind: type, noun: str, at_least: bool):
+    """Build the check of minProperties, maxProperties, minItems or maxItems."""
+    def check(validation, limit, value, schema, path):
+        if isinstance(value, kind) and (len(value) < limit if at_least else len(value) > limit):
+            yield f"{path}: expected at {'least' if at_least else 'most'} {limit} {noun}, got {len(value)}"
+
+    return check
 
 
 def _numeric(compare: Callable[[float, float], bool], phrase: str):
@@ -777,13 +766,13 @@ KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
     "additionalProperties": _kw_additional_properties,
     "dependentRequired": _kw_dependent_required,
     "propertyNames": _kw_property_names,
-    "minProperties": _kw_min_properties,
-    "maxProperties": _kw_max_properties,
+    "minProperties": _sized(dict, "properties", at_least=True),
+    "maxProperties": _sized(dict, "properties", at_least=False),
     "prefixItems": _kw_prefix_items,
     "items": _kw_items,
     "contains": _kw_contains,
-    "minItems": _kw_min_items,
-    "maxItems": _kw_max_items,
+    "minItems": _sized(list, "items", at_least=True),
+    "maxItems": _sized(list, "items", at_least=False),
     "uniqueItems": _kw_unique_items,
     "minimum": _numeric(operator.ge, ">="),
     "maximum": _numeric(operator.le, "<="),
