@@ -285,8 +285,23 @@ class LoopbackServer:
         return _http_json(status, {"error": message})
 
 
+def wire_bytes(payload: JSON, **options) -> bytes:
+    """Write JSON as UTF-8 bytes for the wire (json.dumps options pass through).
+
+    subtle: "\\ud800" is valid JSON, but the lone surrogate it decodes to has no UTF-8 form;
+    a message holding one (an echoed id, a tool's argument) is written with ASCII escapes
+    instead, which every JSON reader decodes to the same value.
+    Example: {"id": "é"} -> b'{"id": "\\xc3\\xa9"}'; {"id": "\\ud800"} -> b'{"id": "\\\\ud800"}'
+    """
+    text = json.dumps(payload, ensure_ascii=False, **options)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(payload, **options).encode("ascii")
+
+
 def _http_json(status: int, payload: JSON) -> tuple[int, dict, bytes]:
-    return status, {"Content-Type": "application/json"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    return status, {"Content-Type": "application/json"}, wire_bytes(payload)
 
 
 class CardinalServer(LoopbackServer):
@@ -1096,6 +1111,7 @@ def match_results(calls: list[ToolCall], results: dict[str, ToolResult]) -> list
 
 MCP_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the handshake era, oldest first
 LATEST_VERSION = MCP_VERSIONS[-1]
+BATCH_VERSION = "2025-03-26"  # the one revision that requires receiving JSON-RPC batches
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
 READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
@@ -1242,31 +1258,22 @@ class MCPSession:
             return rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})")
         return self.handle(message)
 
-    def handle(self, message: JSON) -> dict | None:
-        """Answer one decoded message: every request gets exactly one response with its id; notifications none."""
+    def handle(self, message: JSON) -> dict | list | None:
+        """Answer one decoded message: every request gets exactly one response with its id; notifications none.
+
+        A batch (a JSON array of messages) is answered only in a session that negotiated 2025-03-26,
+        the one revision that requires receiving them: with the array of its responses, or nothing
+        when it held only notifications and responses.
+        """
         if isinstance(message, list):
-            return rpc_error(None, INVALID_REQUEST, "Invalid request: JSON-RPC batches are not supported "
-                                                    "(removed in MCP 2025-06-18); send one message at a time")
-        if not isinstance(message, dict):
-            return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
-                                                    f"{tool_core.describe(message)}")
-        message_id = message.get("id")
-        reply_id = message_id if _valid_id(message_id) else None
-        if message.get("jsonrpc") != "2.0":
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
-        if "method" not in message:
-            if "id" in message and ("result" in message or "error" in message):
-                return None  # a response to a request we never sent: nothing to answer
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
-        method, params = message["method"], message.get("params", {})
-        if not isinstance(method, str):
-            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
+            return self._batch(message)
+        malformed = self.malformed(message)
+        if malformed is not None or "method" not in message:
+            return malformed  # None: a response to a request we never sent, nothing to answer
+        method, params, message_id = message["method"], message.get("params", {}), message.get("id")
         if "id" not in message:
             self._notification(method)
             return None
-        if not _valid_id(message_id):
-            return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
-                                                    "and the method a string")
         try:
             if not isinstance(params, dict):
                 raise RPCError(INVALID_PARAMS, f"Invalid params: params must be an object, got {tool_core.describe(params)}")
@@ -1277,6 +1284,38 @@ class MCPSession:
             import sys
             print(f"mcp: internal error in {method}: {type(exc).__name__}: {exc}", file=sys.stderr)
             return rpc_error(message_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
+
+    @staticmethod
+    def malformed(message: JSON) -> dict | None:
+        """Return the error response for a message that is no JSON-RPC 2.0 request, notification or response; else None."""
+        if not isinstance(message, dict):
+            return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
+                                                    f"{tool_core.describe(message)}")
+        message_id = message.get("id")
+        reply_id = message_id if _valid_id(message_id) else None
+        if message.get("jsonrpc") != "2.0":
+            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
+        if "method" not in message:
+            if "id" in message and ("result" in message or "error" in message):
+                return None  # a response
+            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
+        if not isinstance(message["method"], str):
+            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
+        if "id" in message and not _valid_id(message_id):
+            return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
+                                                    "and the method a string")
+        return None
+
+    def _batch(self, messages: list) -> list | dict | None:
+        if self.version != BATCH_VERSION:
+            return rpc_error(None, INVALID_REQUEST, f"Invalid request: JSON-RPC batches are answered only in a session "
+                                                    f"that negotiated MCP {BATCH_VERSION} (2025-06-18 removed them); "
+                                                    "send one message at a time")
+        if not messages:
+            return rpc_error(None, INVALID_REQUEST, "Invalid request: an empty batch")
+        replies = [rpc_error(None, INVALID_REQUEST, "Invalid request: a batch cannot hold a batch")
+                   if isinstance(m, list) else self.handle(m) for m in messages]
+        return [r for r in replies if r is not None] or None
 
     def _notification(self, method: JSON) -> None:
         if method == "notifications/initialized" and self.version is not None:
@@ -1363,7 +1402,7 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
             else:
                 replies = [session.handle_text(line)] + session.take_outbox()
             for reply in (r for r in replies if r is not None):
-                out.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+                out.write(wire_bytes(reply) + b"\n")
                 out.flush()
     finally:
         sys.stdout = saved
@@ -1376,7 +1415,8 @@ class MCPHttpServer(LoopbackServer):
 
     Sessions: initialize issues an Mcp-Session-Id; later requests must carry it (missing -> 400,
     unknown -> 404) and, after initialize, a matching MCP-Protocol-Version header (wrong -> 400);
-    DELETE ends the session. Notifications and responses from the client get 202. GET is 405:
+    DELETE ends the session. Notifications and responses from the client get 202; a body that is
+    no JSON-RPC message (or a batch outside a 2025-03-26 session) gets 400. GET is 405:
     we offer no server-initiated stream; a queued list_changed travels in the SSE response of the
     client's next request (when it accepts text/event-stream). A foreign Origin gets 403 (DNS
     rebinding), a missing or wrong bearer token 401, a body over MAX_MESSAGE_BYTES 413.
@@ -1408,7 +1448,7 @@ class MCPHttpServer(LoopbackServer):
     def answer(self, method: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
         """Answer one HTTP request to the endpoint: (status, headers, body)."""
         origin = headers.get("Origin")
-        if origin and urlsplit(origin).hostname not in ("127.0.0.1", "localhost", "::1"):
+        if origin and _origin_host(origin) not in ("127.0.0.1", "localhost", "::1"):
             return _http_json(403, rpc_error(None, INVALID_REQUEST, f"Forbidden: origin {origin} is not allowed"))
         scheme, _, credentials = (headers.get("Authorization") or "").strip().partition(" ")
         token = credentials.strip() or None if scheme.lower() == "bearer" else None  # the scheme is case-insensitive
@@ -1436,6 +1476,8 @@ class MCPHttpServer(LoopbackServer):
             message = tool_core.loads_strict(body.decode("utf-8"))
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             return _http_json(400, rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})"))
+        if not isinstance(message, list) and (malformed := MCPSession.malformed(message)) is not None:
+            return _http_json(400, malformed)  # the transport: input the server cannot accept is an HTTP error
         if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
             return self._initialize(message, token)
         sid = headers.get("Mcp-Session-Id")
@@ -1455,10 +1497,12 @@ class MCPHttpServer(LoopbackServer):
         reply = session.handle(message)
         if reply is None:
             return 202, {}, b""
+        if isinstance(message, list) and isinstance(reply, dict):
+            return _http_json(400, reply)  # a batch this session does not take
         queued = session.take_outbox()
         if queued and "text/event-stream" in headers.get("Accept", ""):
-            events = "".join(f"event: message\ndata: {json.dumps(m, ensure_ascii=False)}\n\n" for m in queued + [reply])
-            return 200, {"Content-Type": "text/event-stream"}, events.encode("utf-8")
+            events = b"".join(b"event: message\ndata: " + wire_bytes(m) + b"\n\n" for m in queued + [reply])
+            return 200, {"Content-Type": "text/event-stream"}, events
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
 
@@ -1466,6 +1510,7 @@ class MCPHttpServer(LoopbackServer):
         session = self.server.session(token)
         reply = session.handle(message)
         if "error" in reply:
+            self.server.end_session(session)  # no session id was issued: nothing could ever end it
             return _http_json(200, reply)
         sid = secrets.token_hex(16)
         with self.lock:
@@ -1473,6 +1518,14 @@ class MCPHttpServer(LoopbackServer):
             self.session_tokens[sid] = token or ""
         status, extra, data = _http_json(200, reply)
         return status, extra | {"Mcp-Session-Id": sid}, data
+
+
+def _origin_host(origin: str) -> str | None:
+    """Return the host an Origin header names, or None when it names none (garbage, "null", "http://[::1")."""
+    try:
+        return urlsplit(origin).hostname
+    except ValueError:
+        return None
 
 
 # --- 4c. The host side: MCPClient over any transport, with tool pins against rug pulls ---
@@ -1576,7 +1629,7 @@ class StreamableHTTP:
         if not body:
             return []
         if kind.startswith("text/event-stream"):
-            return [line[len("data: "):] for line in body.splitlines() if line.startswith("data: ")]
+            return sse_data(body)
         return [body]
 
     def close(self) -> None:
@@ -1589,6 +1642,27 @@ class StreamableHTTP:
             except Exception:
                 pass
             self.session_id = None
+
+
+def sse_data(stream: str) -> list[str]:
+    """Return the data of each event in a text/event-stream body, as the WHATWG SSE rules read it.
+
+    An event ends at a blank line; its "data:" lines (one space after the colon is dropped) join
+    with newlines; lines may end in LF, CRLF or CR; comments (":") and other fields are skipped.
+    An event whose data is empty, such as MCP's priming event (an id and an empty data field),
+    carries no message and is left out.
+    Example: 'id: 1\ndata:\n\ndata:{"a":\ndata: 1}\n\n' -> ['{"a":\n1}']
+    """
+    events, data = [], []
+    for line in stream.splitlines() + [""]:
+        if not line:
+            if "".join(data).strip():
+                events.append("\n".join(data))
+            data = []
+        elif line == "data" or line.startswith("data:"):  # a field with no colon has an empty value
+            value = line[len("data:"):]
+            data.append(value[1:] if value.startswith(" ") else value)
+    return events
 
 
 class MCPTransportError(Exception):
@@ -1621,27 +1695,49 @@ class MCPClient:
         self._next_id = 0
 
     def _send(self, message: dict) -> list[dict]:
-        text = json.dumps(message, ensure_ascii=False)
+        text = wire_bytes(message).decode("utf-8")
         self.messages.append(("->", text))
         replies = []
         for raw in self.transport.exchange(text):
             self.messages.append(("<-", raw))
             reply = json.loads(raw)
-            if "method" in reply and "id" not in reply:
-                self.notifications.append(reply)
-            else:
+            if not isinstance(reply, dict) or "method" not in reply:
                 replies.append(reply)
+            elif "id" in reply:
+                self._answer(reply)  # a request from the server; its id may equal one of ours
+            else:
+                self.notifications.append(reply)
         return replies
 
+    def _answer(self, request: dict) -> None:
+        """Answer a request the server sent: ping gets its empty result; this host offers no other method."""
+        if request["method"] == "ping":  # "the receiver MUST respond promptly"
+            self._send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
+        else:
+            self._send(rpc_error(request["id"], METHOD_NOT_FOUND, f"Method not found: {show(request['method'])}"))
+
     def request(self, method: str, params: dict | None = None) -> JSON:
-        """Send a request and return its result; a JSON-RPC error is raised as RPCError."""
+        """Send a request and return its result; a JSON-RPC error is raised as RPCError.
+
+        A 404 on a session the server has forgotten starts a new session (initialize again, as the
+        Streamable HTTP transport requires) and sends the request once more.
+        """
         self._next_id += 1
         message = {"jsonrpc": "2.0", "id": self._next_id, "method": method} | ({"params": params} if params is not None else {})
-        reply = next((r for r in self._send(message) if r.get("id") == self._next_id), None)
+        try:
+            replies = self._send(message)
+        except MCPTransportError as exc:
+            if exc.status != 404 or method == "initialize" or not getattr(self.transport, "session_id", None):
+                raise
+            self.transport.session_id = self.transport.version = None
+            self.initialize()
+            replies = self._send(message)
+        reply = next((r for r in replies if isinstance(r, dict) and r.get("id") == message["id"]), None)
         if reply is None:
             raise ConnectionError(f"no response to {method}")
         if "error" in reply:
-            raise RPCError(reply["error"].get("code"), reply["error"].get("message", ""), reply["error"].get("data"))
+            error = reply["error"] if isinstance(reply["error"], dict) else {"message": show(reply["error"])}
+            raise RPCError(error.get("code"), error.get("message", ""), error.get("data"))
         return reply.get("result")
 
     def notify(self, method: str, params: dict | None = None) -> None:
@@ -1652,7 +1748,12 @@ class MCPClient:
         """Run the handshake: initialize, then notifications/initialized; return the server's answer."""
         result = self.request("initialize", {"protocolVersion": self.protocol_version, "capabilities": {},
                                              "clientInfo": self.client_info})
-        self.server_info, self.protocol_version = result.get("serverInfo", {}), result["protocolVersion"]
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        if version not in MCP_VERSIONS:  # the lifecycle section: a client that does not speak it should disconnect
+            self.close()
+            raise ConnectionError(f"the server chose protocol version {show(version)}, which this host does not "
+                                  f"speak ({', '.join(MCP_VERSIONS)}); disconnected")
+        self.server_info, self.protocol_version = result.get("serverInfo", {}), version
         if hasattr(self.transport, "version"):
             self.transport.version = self.protocol_version
         self.notify("notifications/initialized")
@@ -1674,7 +1775,7 @@ class MCPClient:
         return self.tools
 
     def _pin(self, tool: dict) -> bool:
-        digest = hashlib.sha256(json.dumps(tool, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        digest = hashlib.sha256(wire_bytes(tool, sort_keys=True)).hexdigest()
         first = self.pins.setdefault(tool["name"], digest)
         if first != digest:
             self.alerts.append(f"{tool['name']}: its definition changed since it was first seen "

@@ -735,6 +735,216 @@ class RepeatingCursor:
         pass
 
 
+# --- 4b. Conformance details: lone surrogates, 2025-03-26 batches, HTTP status of bad input, the host's duties ---
+
+def stdio_lines(server: MCPServer, messages: list) -> list[bytes]:
+    """Run serve_stdio in process over these messages (each a dict, or bytes for a raw line); return its output lines."""
+    raw = b"".join((m if isinstance(m, bytes) else json.dumps(m).encode()) + b"\n" for m in messages)
+    stdout = io.BytesIO()
+    with redirect_stderr(io.StringIO()):
+        interfaces.serve_stdio(server, io.BytesIO(raw), stdout)
+    return stdout.getvalue().splitlines()
+
+
+class LoneSurrogates(WithServer):
+    """A lone surrogate (JSON "\\ud800") has no UTF-8 form: echoing one must not crash a transport or lose the reply."""
+
+    def test_wire_bytes_escapes_only_what_utf8_cannot_carry(self):
+        self.assertEqual(interfaces.wire_bytes({"id": "é"}), '{"id": "é"}'.encode("utf-8"))
+        self.assertEqual(interfaces.wire_bytes({"id": "\ud800"}), b'{"id": "\\ud800"}')
+        self.assertEqual(json.loads(interfaces.wire_bytes({"a": ["\udfff", "é"]}).decode("utf-8")), {"a": ["\udfff", "é"]})
+
+    def test_stdio_answers_both_lines(self):
+        lines = stdio_lines(self.server, [b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}', request("ping", None, 2)])
+        replies = [json.loads(line.decode("utf-8")) for line in lines]  # each line is valid UTF-8
+        self.assertEqual(replies, [{"jsonrpc": "2.0", "id": "\ud800", "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {}}])
+
+    def test_http_keeps_the_id_and_the_argument(self):
+        endpoint = MCPHttpServer(self.server).start()
+        self.addCleanup(endpoint.stop)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        status, answer, _ = send("POST", endpoint.url, json.dumps(request("initialize", hello(), 1)), headers)
+        headers |= {"Mcp-Session-Id": answer["Mcp-Session-Id"], "MCP-Protocol-Version": "2025-06-18"}
+        call = request("tools/call", {"name": "int_kind", "arguments": {"n": "\ud800"}}, "\ud800")
+        status, _, body = send("POST", endpoint.url, json.dumps(call), headers)  # json.dumps escapes it: valid JSON
+        reply = json.loads(body.decode("utf-8"))
+        self.assertEqual((status, reply["id"]), (200, "\ud800"))
+        self.assertEqual(error_of(reply), ("\ud800", INVALID_PARAMS))  # 2025-06-18: a failed schema is -32602
+        self.assertIn('got string "\ud800"', reply["error"]["message"])  # the bad argument, quoted back
+
+
+class Batches(WithServer):
+    """2025-03-26 says implementations MUST support receiving batches; 2025-06-18 removed them."""
+
+    def test_a_2025_03_26_session_answers_each_request_in_order(self):
+        session = self.ready("2025-03-26")
+        batch = [request("tools/list", None, "b"), {"jsonrpc": "2.0", "method": "notifications/cancelled"},
+                 request("ping", None, 7), request("nope", None, 8), {"jsonrpc": "2.0", "id": 9}]
+        replies = session.handle(batch)
+        self.assertEqual([r["id"] for r in replies], ["b", 7, 8, 9])
+        self.assertEqual([t["name"] for t in replies[0]["result"]["tools"]], NAMES)
+        self.assertEqual(replies[1]["result"], {})
+        self.assertEqual([error_of(r)[1] for r in replies[2:]], [METHOD_NOT_FOUND, INVALID_REQUEST])
+
+    def test_only_notifications_and_responses_get_nothing(self):
+        session = self.ready("2025-03-26")
+        self.assertIsNone(session.handle([{"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                          {"jsonrpc": "2.0", "id": 4, "result": {}}]))
+
+    def test_empty_nested_and_other_versions(self):
+        session = self.ready("2025-03-26")
+        self.assertEqual(error_of(session.handle([])), (None, INVALID_REQUEST))
+        nested = session.handle([[request("ping", None, 1)], request("ping", None, 2)])
+        self.assertEqual([(r["id"], "error" in r) for r in nested], [(None, True), (2, False)])
+        for session in (self.server.session(), self.ready("2024-11-05"), self.ready("2025-06-18"), self.ready("2025-11-25")):
+            with self.subTest(version=session.version):
+                reply = session.handle([request("ping", None, 1)])
+                self.assertEqual(error_of(reply), (None, INVALID_REQUEST))
+                self.assertIn("2025-03-26", reply["error"]["message"])
+
+    def test_over_stdio_a_batch_is_one_line(self):
+        lines = stdio_lines(self.server, [request("initialize", hello("2025-03-26"), 1),
+                                          [request("ping", None, 2), request("ping", None, 3)]])
+        self.assertEqual(json.loads(lines[1]), [{"jsonrpc": "2.0", "id": 2, "result": {}},
+                                                {"jsonrpc": "2.0", "id": 3, "result": {}}])
+
+    def test_over_http(self):
+        endpoint = MCPHttpServer(self.server).start()
+        self.addCleanup(endpoint.stop)
+        for version, batch, expected in [
+                ("2025-03-26", [request("ping", None, 2), request("ping", None, 3)], 200),
+                ("2025-03-26", [{"jsonrpc": "2.0", "method": "notifications/initialized"}], 202),
+                ("2025-06-18", [request("ping", None, 2)], 400)]:
+            with self.subTest(version=version, batch=batch):
+                headers = {"Content-Type": "application/json", "Accept": "application/json"}
+                _, answer, _ = send("POST", endpoint.url, json.dumps(request("initialize", hello(version), 1)), headers)
+                headers |= {"Mcp-Session-Id": answer["Mcp-Session-Id"], "MCP-Protocol-Version": version}
+                status, _, body = send("POST", endpoint.url, json.dumps(batch), headers)
+                self.assertEqual(status, expected, body)
+                if expected == 200:
+                    self.assertEqual([r["id"] for r in json.loads(body)], [2, 3])
+                self.assertEqual(body == b"", expected == 202)
+
+
+class HttpRefusals(WithServer):
+    def setUp(self):
+        super().setUp()
+        self.endpoint = MCPHttpServer(self.server).start()
+        self.addCleanup(self.endpoint.stop)
+        self.headers = {"Content-Type": "application/json", "Accept": "application/json"}
+
+    def session_headers(self) -> dict:
+        _, answer, _ = send("POST", self.endpoint.url, json.dumps(request("initialize", hello(), 1)), self.headers)
+        return self.headers | {"Mcp-Session-Id": answer["Mcp-Session-Id"], "MCP-Protocol-Version": "2025-06-18"}
+
+    def test_input_that_is_no_json_rpc_message_is_400(self):
+        # transports: "If the server cannot accept the input, it MUST return an HTTP error status code"
+        headers = self.session_headers()
+        for message in ({"method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 5, "method": 7},
+                        {"jsonrpc": "2.0", "id": [1], "method": "ping"}, 42):
+            with self.subTest(message=message):
+                status, _, body = send("POST", self.endpoint.url, json.dumps(message), headers)
+                self.assertEqual((status, error_of(json.loads(body))[1]), (400, INVALID_REQUEST))
+        status, _, body = send("POST", self.endpoint.url, json.dumps(request("nope", None, 6)), headers)
+        self.assertEqual((status, error_of(json.loads(body))), (200, (6, METHOD_NOT_FOUND)))  # a request, refused in band
+
+    def test_an_origin_that_names_no_host_is_403(self):
+        headers = self.session_headers()
+        for origin in ("http://[::1", "null", "::::", "http://evil.example"):
+            with self.subTest(origin=origin):
+                status, _, _ = send("POST", self.endpoint.url, json.dumps(request("ping", None, 2)),
+                                    headers | {"Origin": origin})
+                self.assertEqual(status, 403)
+        status, _, _ = send("POST", self.endpoint.url, json.dumps(request("ping", None, 2)),
+                            headers | {"Origin": "http://[::1]:8080"})
+        self.assertEqual(status, 200)
+
+    def test_a_refused_initialize_leaves_no_session(self):
+        before = len(self.server.sessions)
+        for params in ({}, {"protocolVersion": 5}):
+            status, answer, body = send("POST", self.endpoint.url, json.dumps(request("initialize", params, 1)), self.headers)
+            self.assertEqual((status, error_of(json.loads(body))[1]), (200, INVALID_PARAMS))
+            self.assertNotIn("Mcp-Session-Id", answer)
+        self.assertEqual(len(self.server.sessions), before)
+
+
+class ScriptedServer:
+    """A fake transport: `answer(message)` returns the lines the server sends back; every line sent is kept."""
+
+    def __init__(self, answer):
+        self.answer, self.sent, self.closed = answer, [], False
+
+    def exchange(self, text: str) -> list[str]:
+        self.sent.append(json.loads(text))
+        return [json.dumps(m) for m in self.answer(self.sent[-1])]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def fake_result(message: dict, version: str = "2025-11-25") -> dict:
+    """Answer initialize with `version` and any other request with an empty tool list."""
+    result = ({"protocolVersion": version, "capabilities": {}, "serverInfo": {"name": "fake", "version": "0"}}
+              if message["method"] == "initialize" else {"tools": []})
+    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+
+
+class HostDuties(unittest.TestCase):
+    def test_requests_from_the_server_are_answered_not_taken_for_replies(self):
+        def answer(message):
+            if "method" not in message or "id" not in message:
+                return []
+            if message["method"] == "tools/list":  # the server asks first, reusing the client's id (ids are per sender)
+                return [request("ping", None, message["id"]), request("sampling/createMessage", {}, "s1"),
+                        fake_result(message)]
+            return [fake_result(message)]
+        transport = ScriptedServer(answer)
+        client = MCPClient(transport)
+        client.initialize()
+        self.assertEqual(client.list_tools(), [])
+        list_id = next(m["id"] for m in transport.sent if m.get("method") == "tools/list")
+        responses = [m for m in transport.sent if "method" not in m]
+        self.assertEqual(responses[0], {"jsonrpc": "2.0", "id": list_id, "result": {}})
+        self.assertEqual((responses[1]["id"], responses[1]["error"]["code"]), ("s1", METHOD_NOT_FOUND))
+
+    def test_a_version_the_host_does_not_speak_disconnects(self):
+        transport = ScriptedServer(lambda m: [fake_result(m, "1999-01-01")] if "id" in m else [])
+        client = MCPClient(transport)
+        with self.assertRaisesRegex(ConnectionError, "1999-01-01"):
+            client.initialize()
+        self.assertTrue(transport.closed)
+        self.assertNotIn("notifications/initialized", [m.get("method") for m in transport.sent])
+
+    def test_sse_bodies_read_as_the_sse_standard_says(self):
+        message = '{"jsonrpc": "2.0", "id": 1, "result": {}}'
+        cases = [(f"event: message\ndata: {message}\n\n", [message]),
+                 (f"event: message\r\ndata: {message}\r\n\r\n", [message]),
+                 (f"event: message\rdata: {message}\r\r", [message]),
+                 (f"data:{message}\n\n", [message]),  # the space after the colon is optional
+                 (f"id: 1\ndata: \n\nid: 2\ndata: {message}\n\n", [message]),  # a priming event carries no message
+                 ('data: {"a":\ndata: 1}\n\n', ['{"a":\n1}']),  # data lines join with newlines
+                 (f": keep-alive\n\nretry: 5\ndata: {message}", [message]),  # comments; the stream may end mid-event
+                 ("data:  x\n\ndata\ndata: y\n\n", [" x", "\ny"])]
+        for body, expected in cases:
+            with self.subTest(body=body):
+                self.assertEqual(interfaces.sse_data(body), expected)
+
+    def test_a_404_on_a_forgotten_session_starts_a_new_one(self):
+        server = MCPServer(ToolRegistry([tool_from_function(add, read_only=True)]))
+        endpoint = MCPHttpServer(server).start()
+        self.addCleanup(endpoint.stop)
+        client = MCPClient(StreamableHTTP(endpoint.url))
+        self.addCleanup(client.close)
+        client.initialize()
+        first = client.transport.session_id
+        endpoint.sessions.clear()  # "the server MAY terminate the session at any time"
+        self.assertEqual(client.call_tool("add", {"a": 2, "b": 3})["content"][0]["text"], "5")
+        self.assertNotIn(client.transport.session_id, (None, first))
+        sent = [json.loads(text).get("method") for arrow, text in client.messages if arrow == "->"]
+        self.assertEqual(sent.count("initialize"), 2)
+        self.assertEqual(sent.count("tools/call"), 2)  # the refused one, then the same request in the new session
+
+
 # --- 5. Outbound auth: the backend token never reaches the host ---
 
 class BackendToken(unittest.TestCase):
