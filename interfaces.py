@@ -2173,7 +2173,7 @@ def traceback_text(exc: BaseException) -> str:
     first = _check_range.__code__.co_firstlineno - 1  # subtle: inspect.getsourcelines would parse the whole file
     for frame in summary.stack:
         if frame.filename == __file__:
-            frame.filename, frame.lineno = "papers_server.py", frame.lineno - first
+            _move_frame(frame, "papers_server.py", first)
         else:
             frame.filename = frame.filename.replace("\\", "/").rsplit("/", 1)[-1]  # no absolute paths
     return "".join(summary.format()).rstrip()
@@ -2202,6 +2202,13 @@ def error_tools(store: PaperStore) -> tuple[Tool, Tool]:
 
     return (Tool("arxiv_search", SEARCH_V2["description"], schema, with_traceback, read_only=True),
             Tool("arxiv_search", SEARCH_V2["description"], schema, with_advice, read_only=True))
+
+
+def _move_frame(frame, filename: str, up: int) -> None:
+    """Make a traceback frame say it stands in `filename`, `up` lines higher (kept below error_tools: see traceback_text)."""
+    frame.filename, frame.lineno = filename, frame.lineno - up
+    if getattr(frame, "end_lineno", None) is not None:  # 3.11 added it; 3.13 indexes the source by end_lineno - lineno
+        frame.end_lineno -= up
 
 
 def fixing_model(first: dict) -> tool_core.ScriptedLM:

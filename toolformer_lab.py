@@ -1987,7 +1987,8 @@ class TokenMasker:
 # ---------------------------------------------------------------------------------------------
 
 _JSON_FAILURES = [  # (what json's message says, the lecture's name for it)
-    ("Expecting property name", "extra comma"), ("Expecting ',' delimiter", "missing comma"),
+    ("Expecting property name", "extra comma"), ("Illegal trailing comma", "extra comma"),  # Python 3.13's words
+    ("Expecting ',' delimiter", "missing comma"),
     ("Expecting ':' delimiter", "missing colon"), ("Expecting value", "no value where one must stand"),
     ("extra text after", "extra text after the object"), ("appears twice", "a key written twice")]
 _SCHEMA_FAILURES = [("expected integer, got string", "a string where an integer belongs"),

@@ -180,7 +180,8 @@ class Show(unittest.TestCase):
         deep: list = []
         for _ in range(5000):
             deep = [deep]
-        self.assertEqual(show(deep), "<a array too large or too deep to show>")  # too deep for json and for repr
+        self.assertIn(show(deep), ("<a array too large or too deep to show>",  # too deep for json and for repr
+                                   "[" * 59 + "…"))  # too deep for json; Python 3.12+ writes its repr
         show(cycle)  # the encoder keeps no state from a failed call
         self.assertEqual(show([1, 2]), "[1, 2]")
 
