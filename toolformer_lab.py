@@ -893,7 +893,10 @@ def times_sentence(a: int, b: int) -> list[str]:
 
 def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> str:
     """A 5-gram model trained on "a times b is c" recites what it saw and guesses the rest."""
-    train = [p for p in multiplication_problems(seed, per_size) if p != (32, 34)]  # the demo's example stays unseen
+    drawn = multiplication_problems(seed, per_size)
+    train = [p for p in drawn if p != (32, 34)]  # the demo's example stays unseen
+    left_out = len(drawn) - len(train)
+    held_out = f"; {left_out} drawn '32 times 34' left out, as the question below" if left_out else ""
     seen = set(train)
     lm = NGramLM(order=5).fit([times_sentence(a, b) for a, b in train])
 
@@ -914,7 +917,7 @@ def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> st
     after = [f"'{a} times 34 is {a * 34}'" for a, b in train if b == 34]
     return "\n".join([
         f"Trained on {len(train)} sentences like '{' '.join(times_sentence(*recited))}' "
-        f"({per_size} per digit count, seed {seed}).\nIts answer is its most likely next word after 'is' "
+        f"({per_size} per digit count, seed {seed}{held_out}).\nIts answer is its most likely next word after 'is' "
         "(other than the end of the sentence).",
         f"  seen in training:  '{' '.join(times_sentence(*recited)[:4])}' -> {answer(times_sentence(*recited)[:4])}"
         f" (correct {recited[0] * recited[1]})",
@@ -1151,10 +1154,12 @@ def demo_toolken() -> str:
         f'"{text}" with one token per digit; the toolken head was trained on {len(_WORD_PROBLEMS)} word problems.',
         tool_core.format_table(["i", "original t_i", "target t'_i", "-log P(t'_i | t_<i)"], rows),
         f"Loss = sum over the {len(counted)} non-[N/A] positions = {sum(counted):.2f} nats "
-        f"(the {len(shown)} shown contribute {sum(r[3] for r in shown if r[3] is not None):.2f}).",
-        f"At the result the model pays -log P({toolken}) = {table[start][3]:.2f} once, for deciding to call; the digits "
-        f"{' '.join(tokens[start:start + len(result)])} are [N/A] and cost nothing (the frozen model alone would pay "
-        f"{digits:.2f} nats to guess them)."])
+        f"(the {sum(r[3] is not None for r in shown)} of them shown contribute "
+        f"{sum(r[3] for r in shown if r[3] is not None):.2f}).",
+        f"At the result the model pays -log P({toolken}) = {table[start][3]:.2f} once, for deciding to call, in place of "
+        f"the digit {tokens[start]}; the digits {' '.join(tokens[start + 1:start + len(result)])} after it are [N/A] "
+        f"and cost nothing (the frozen model alone would pay {digits:.2f} nats to guess "
+        f"{' '.join(tokens[start:start + len(result)])})."])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1029,9 +1029,9 @@ class Scripts(unittest.TestCase):
                 self.assertEqual(len(re.findall(r"  \d+ of 45  ", out)), 2)  # 10 + 10 + 10 + 15 test texts need one
                 # demo 4 does not depend on the seed: 22 tokens, 2 of them [N/A]; -log(21181/25872) = 0.200
                 self.assertIn("Loss = sum over the 20 non-[N/A] positions", out)
-                self.assertIn("(the 9 shown contribute", out)
+                self.assertIn("(the 7 of them shown contribute", out)
                 self.assertIn("-log P([square]) = 0.20 once", out)
-                self.assertIn("the digits 2 5 6 are [N/A]", out)
+                self.assertIn("in place of the digit 2; the digits 5 6 after it are [N/A]", out)
         out = script_run("02", "root")[1]
         self.assertIn("Inserted the best kept call into 80 of 120 training texts", out)  # 35 + 30 + 15
         self.assertIn("0.5        95    35 (35 right)   30 (30 right)  30 (30 right)   0%", out)

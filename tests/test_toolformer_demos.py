@@ -168,6 +168,14 @@ class WhyToolsFigures(unittest.TestCase):
         self.assertEqual(said, correct)  # a problem it saw is recited
         self.assertEqual(int(correct), int(a) * int(b))
 
+    def test_a_drawn_32_times_34_is_left_out_and_said(self):
+        drawn = tl.multiplication_problems(123456, 300)
+        self.assertEqual(drawn.count((32, 34)), 1)  # this seed draws the question once
+        text = tl.demo_cant_compute(123456)
+        self.assertIn(f"Trained on {len(drawn) - 1} sentences like", text)
+        self.assertIn("(300 per digit count, seed 123456; 1 drawn '32 times 34' left out, as the question below)", text)
+        self.assertNotIn("left out", self.compute)  # seed 0 never draws it
+
     def test_the_unseen_example(self):
         self.assertNotIn((32, 34), self.train)
         said, correct = find(r"'32 times 34 is' -> (\d+) \(correct (\d+)\)", self.compute)
@@ -512,8 +520,8 @@ class ToolformerFigures(unittest.TestCase):
                 self.assertEqual((t, tt), (tokens[j], target[j]))
                 self.assertEqual(shown, "-" if j in (17, 18) else f"{loss[j]:.2f}")
         counted, total, n_shown, part = find(rf"Loss = sum over the (\d+) non-\[N/A\] positions = ({NUMBER}) nats "
-                                             rf"\(the (\d+) shown contribute ({NUMBER})\)", text)
-        self.assertEqual((counted, n_shown), ("20", "9"))  # 22 tokens less the two [N/A]; rows 13 to 21
+                                             rf"\(the (\d+) of them shown contribute ({NUMBER})\)", text)
+        self.assertEqual((counted, n_shown), ("20", "7"))  # 22 tokens less the two [N/A]; rows 13 to 21 less 17, 18
         self.assertEqual(total, f"{sum(loss.values()):.2f}")
         self.assertEqual(part, f"{sum(loss[j] for j in range(13, 22) if j in loss):.2f}")
         # P([square] | "area is"), counted by hand over the 9 problems (one label per non-[N/A] position):
@@ -527,9 +535,10 @@ class ToolformerFigures(unittest.TestCase):
         square = find(rf"At the result the model pays -log P\(\[square\]\) = ({NUMBER}) once", text)[0]
         self.assertEqual(square, f"{-math.log(Fraction(21181, 25872)):.2f}")
         self.assertEqual(square, "0.20")
-        digits, frozen_pays = find(rf"the digits ([\d ]+) are \[N/A\] and cost nothing \(the frozen model alone would "
-                                   rf"pay ({NUMBER}) nats", text)
-        self.assertEqual(digits, "2 5 6")
+        first, rest, frozen_pays, digits = find(
+            rf"in place of the digit (\d); the digits ([\d ]+) after it are \[N/A\] and cost nothing \(the frozen model "
+            rf"alone would pay ({NUMBER}) nats to guess ([\d ]+)\)", text)
+        self.assertEqual((first, rest, digits), ("2", "5 6", "2 5 6"))
         self.assertEqual(frozen_pays, f"{-sum(math.log(frozen.prob(tokens[j], tokens[:j])) for j in (16, 17, 18)):.2f}")
 
 
