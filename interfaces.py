@@ -3247,5 +3247,9 @@ def demo_bad_input() -> str:
 if __name__ == "__main__":  # python3 interfaces.py serve [--http]: the Cardinal MCP server for real hosts
     import sys
     if sys.argv[1:2] != ["serve"]:
-        sys.exit("usage: python3 interfaces.py serve [--http] [--port N]")
+        usage = "usage: python3 interfaces.py serve [--http] [--port N]   (serve --help says more)"
+        if sys.argv[1:2] in (["-h"], ["--help"]):  # asked for: on stdout, and no error
+            print(usage)
+            sys.exit(0)
+        sys.exit(usage)
     sys.exit(serve(sys.argv[2:]))

@@ -579,7 +579,7 @@ FAILURE_MODES = [  # (unit, mode, how it shows in a trajectory)
     ("single call", "invented argument", "an id that no result or user message had shown"),
     ("multi-step", "repeated failing call", "the same failing call made again unchanged"),
     ("multi-step", "wrong action", "a change other than the one asked for (cancel instead of reschedule)"),
-    ("multi-step", "task left undone", "the asked-for change never succeeded"),
+    ("multi-step", "task left undone", "no change of the kind asked for (reschedule, cancel, credit) succeeded"),
     ("conversation", "policy violation", "a weekend booking, a credit over $50 or without an outage, a cancel unconfirmed"),
     ("conversation", "guessed instead of asking", "an ambiguous date booked without a question to the user"),
     ("conversation", "false success claim", "'Done' said while the trial failed (wrong state, or no refusal)"),

@@ -1787,12 +1787,15 @@ def _finite_float(text: str) -> float:
     return value
 
 
+_READERS_DISAGREE = " (RFC 8259 leaves it to each reader: some keep the first, some the last, some refuse)"
+
+
 def _unique_keys(pairs: list[tuple[str, JSON]]) -> dict:
     obj = dict(pairs)
     if len(obj) < len(pairs):  # json would keep the last of two equal keys: a guess, not a verdict
         keys = [k for k, _ in pairs]
         twice = next(k for i, k in enumerate(keys) if k in keys[:i])
-        raise ValueError(f"the key {twice!r} appears twice in one object")
+        raise ValueError(f"the key {twice!r} appears twice in one object{_READERS_DISAGREE}")
     return obj
 
 
@@ -2005,7 +2008,8 @@ def _verdict(text: str, start: int, body: int, end: int, decoded: Decoded) -> To
                       text, start, end)
     at = decoded.at if 0 <= decoded.at < end else body
     where = f" at {_where(text, body, decoded.at)}" if decoded.at >= 0 else ""
-    return _error("invalid_json", f"not valid JSON: {decoded.message}{where}. " + _REWRITE,
+    verdict = "ambiguous JSON" if decoded.message.endswith(_READERS_DISAGREE) else "not valid JSON"
+    return _error("invalid_json", f"{verdict}: {decoded.message}{where}. " + _REWRITE,
                   text, start, _block_end(text, at, end))
 
 

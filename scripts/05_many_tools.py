@@ -10,7 +10,8 @@ Demo 5: deferred loading through tool_core's loop: a search_tools meta-tool inst
 --scale: BM25 indexing time and top-10 latency at 150 / 1,600 / 16,000 tools (about 2 s more).
 
 The picker is simulated (ToyCaller) with explicit knobs, printed with its figures; --seed draws
-the requests' ids and the picker's choices (default 0). Runs offline in about 0.5 s.
+the requests' ids and the picker's choices of demos 2, 3 and 5 (default 0; demo 1's examples are
+always seed 0's). Runs offline in about 0.5 s.
 """
 import argparse
 import sys
@@ -24,7 +25,7 @@ import tool_core  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=0, help="seed for the requests and the picker (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the requests and the picker of demos 2, 3 and 5 (default 0)")
     parser.add_argument("--scale", action="store_true", help="also time BM25 at 150, 1,600 and 16,000 tools")
     args = parser.parse_args()
     sections = [("Demo 1. 150 tools, one word apart", tool_catalog.demo_catalog),

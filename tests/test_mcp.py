@@ -453,6 +453,14 @@ class StdioServer(unittest.TestCase):
             except (OSError, ValueError):
                 pass
 
+    def test_help_and_usage(self):
+        asked = subprocess.run(SERVE[:2] + ["--help"], capture_output=True, text=True, env=MINIMAL_ENV, timeout=30)
+        self.assertEqual((asked.returncode, asked.stderr), (0, ""))
+        self.assertIn("usage: python3 interfaces.py serve [--http] [--port N]", asked.stdout)
+        wrong = subprocess.run(SERVE[:2] + ["bogus"], capture_output=True, text=True, env=MINIMAL_ENV, timeout=30)
+        self.assertEqual((wrong.returncode, wrong.stdout), (1, ""))
+        self.assertIn("usage: python3 interfaces.py serve", wrong.stderr)
+
     def test_raw_lines(self):
         process, lines, every = self.start()
 

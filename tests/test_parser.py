@@ -418,6 +418,12 @@ class Messages(unittest.TestCase):
         message = self.message(OPEN + '{"name": "f", "arguments": {"a": 1,}}' + CLOSE, "invalid_json")
         self.assertIn("1,}", message)
 
+    def test_a_repeated_key_is_called_ambiguous_not_invalid(self):
+        # RFC 8259 4: names SHOULD be unique, and readers of repeats behave unpredictably; json.loads keeps the last
+        message = self.message(OPEN + '{"name": "f", "arguments": {"a": 1, "a": 2}}' + CLOSE, "invalid_json")
+        self.assertTrue(message.startswith("ambiguous JSON: the key 'a' appears twice in one object (RFC 8259"), message)
+        self.assertTrue(self.message(OPEN + '{"name": "f",}' + CLOSE, "invalid_json").startswith("not valid JSON: "))
+
     def test_messages_show_the_call_format(self):
         for text in [OPEN + "{'a': 1}" + CLOSE, OPEN + "[1]" + CLOSE, OPEN + CLOSE]:
             with self.subTest(text):
