@@ -694,6 +694,8 @@ class CallSite:
     p_open: float  # P("[" | the two words before)
     writes_call: bool  # is "[" the most likely next token (greedy decoding opens a call)?
     needs_call: bool
+    likeliest: str = ""  # the token greedy decoding writes here
+    p_likeliest: float = 0.0
 
 
 def call_sites(lm: NGramLM, texts: list[Text]) -> list[CallSite]:
@@ -702,7 +704,9 @@ def call_sites(lm: NGramLM, texts: list[Text]) -> list[CallSite]:
     for n, text in enumerate(texts):
         for p in range(1, len(text.tokens)):
             context = text.tokens[:p]
-            sites.append(CallSite(n, p, lm.prob("[", context), lm.most_likely(context) == "[", needs_call(text, p)))
+            best = lm.most_likely(context)
+            sites.append(CallSite(n, p, lm.prob("[", context), best == "[", needs_call(text, p), best,
+                                  lm.prob(best, context)))
     return sites
 
 
@@ -722,6 +726,11 @@ def explain_wrong_call(site: CallSite, sites: list[CallSite], texts: list[Text],
             after = " ".join(text.tokens[later[0].position - 2: later[0].position])
             return (f"it calls {later[0].position - site.position} tokens later instead, after '{after}', "
                     "where the kept calls stood in training")
+        if not before_calls:
+            return f"no call was kept, so '[' never appears in training: P('[') = {site.p_open:.2f}, the unseen-word share"
+        if tuple(text.tokens[site.position - 2: site.position]) in before_calls:
+            return (f"{two} came right before a kept call in training, but '{site.likeliest}' is likelier there "
+                    f"({site.p_likeliest:.2f} against P('[') = {site.p_open:.2f})")
         return f"{two} never came right before a kept call in training (P('[') = {site.p_open:.2f})"
     if tuple(text.tokens[site.position - 2: site.position]) in before_calls:
         why = f"{two} came right before a kept call in training, and a trigram sees only these two words"
@@ -1106,7 +1115,8 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
     example = f'  "{detokenize(kept.augmented[ranked[0]])}"' if ranked else f"  (no call clears tau = {tau:g})"
     before_calls = call_contexts(kept.augmented)
     extra = [s for s in kept.sites if s.writes_call and not s.needs_call]
-    missed = [sites[0] for sites in kept.needed().values() if not any(s.writes_call for s in sites)]
+    missed = [max(sites, key=lambda s: s.p_open)  # a text's place closest to a call
+              for sites in kept.needed().values() if not any(s.writes_call for s in sites)]
     reasons = Counter((tests[s.text].kind, "extra call" if s.writes_call else "missed call",
                        explain_wrong_call(s, kept.sites, tests, before_calls)) for s in extra + missed)
     rows = [[f"filter, tau = {tau:g}", len(kept.chosen)], ["no filter (each text's best candidate)", len(unfiltered.chosen)]]
@@ -1125,7 +1135,9 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
         tool_core.format_table(["training text", "calls inserted", "P('[') where needed", "P('[') elsewhere",
                                 "texts called where needed", "calls elsewhere"], rows),
         f"Without the filter every text gets its best candidate, {useless} of them a call that helps nothing; "
-        f"P('[') where no call is needed: {rows[0][3]} with the filter, {rows[1][3]} without.",
+        f"P('[') where no call is needed: {rows[0][3]} with the filter, {rows[1][3]} without"
+        + (" (with no call kept, '[' is a word the filtered model never saw: its P is the unseen-word share)."
+           if not kept.chosen else "."),
         "",
         f"Where the filtered model calls wrongly (tau = {tau:g}):",
         tool_core.format_table(["text", "what", "times", "why"],

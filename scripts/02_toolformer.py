@@ -11,6 +11,7 @@ Demo 4: ToolkenGPT's training target for "... the area is 256 square feet" and i
 Runs offline in about 0.4 s. --seed draws the numbers and the everywhere-calendar positions (default 0).
 """
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -20,10 +21,18 @@ import tool_core  # noqa: E402
 import toolformer_lab  # noqa: E402
 
 
+def threshold(text: str) -> float:
+    """Read --tau: any finite number (a gain is compared with it; NaN would keep nothing, silently)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"tau must be a finite number, got {text}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the corpus numbers and candidate positions (default 0)")
-    parser.add_argument("--tau", type=float, default=0.5, help="the filter threshold tau_f for demos 1 and 3 (default 0.5)")
+    parser.add_argument("--tau", type=threshold, default=0.5, help="the filter threshold tau_f for demos 1 and 3 (default 0.5)")
     args = parser.parse_args()
     run = toolformer_lab.toolformer_pipeline(args.seed)
     sections = [("The filter on the lecture's worked numbers", toolformer_lab.demo_worked_numbers),

@@ -43,6 +43,7 @@ def setUpModule():
             # PYTHONHASHSEEDs make set/dict-order dependence show up as different output
             target = os.path.relpath(path, ROOT) if name == "root" else path
             RUNS.start((script, name), target, *args, cwd=cwd, hashseed=hashseed)
+    RUNS.start(("02", "nan tau"), SCRIPTS["02"], "--tau", "nan", cwd=ROOT)
 
 
 def tearDownModule():
@@ -957,6 +958,11 @@ class Scripts(unittest.TestCase):
                 self.assertEqual(out, other_out)
                 for needle in self.NEEDLES[script]:
                     self.assertIn(needle, out)
+
+    def test_a_tau_that_is_no_number_is_refused(self):
+        code, out, err = script_run("02", "nan tau")
+        self.assertEqual((code, out), (2, ""))  # argparse's usage error, before any work
+        self.assertIn("argument --tau: tau must be a finite number, got nan", err)
 
     def test_help(self):
         for script in SCRIPTS:
