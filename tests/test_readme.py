@@ -58,6 +58,44 @@ class ReadmeCommands(unittest.TestCase):
                 self.assertTrue(out.strip())
 
 
+class HandoutDifferences(unittest.TestCase):
+    """The table of where a run differs from handout 001 quotes what the demos print (default seeds)."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, str(ROOT))
+        import tool_catalog
+        import toolformer_lab
+        section = README.split("## Where a run differs from handout 001")[1].split("\n## ")[0]
+        cls.rows = {cells[0]: cells[1:] for cells in (
+            [c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| "))}
+        cls.compute = toolformer_lab.demo_cant_compute(0)
+        cls.sweep = toolformer_lab.demo_threshold_sweep(toolformer_lab.toolformer_pipeline(0))
+        cls.retrieval = tool_catalog.demo_retrieval(0)
+
+    def row(self, starts: str) -> list[str]:
+        return next(cells for handout, cells in self.rows.items() if handout.startswith(starts))
+
+    def test_the_unseen_product(self):
+        answer = re.search(r"'32 times 34 is' -> (\d+)", self.compute).group(1)
+        self.assertEqual(self.row("§1")[0], answer)
+
+    def test_the_sweep(self):
+        said = self.row("§3.6")[0]
+        rows = {line.split()[0]: line for line in self.sweep.split("The same sweep")[0].splitlines()
+                if re.match(r"(0|0\.5|1|1\.5) ", line)}
+        right = {tau: [int(n) for n in re.findall(r"\((\d+) right\)", rows[tau])] for tau in rows}
+        self.assertEqual(right["0.5"], [35, 30, 30])  # "only tau = 0.5 does": every right call, and
+        self.assertIn(" 0%", rows["0.5"])  # nothing useless
+        self.assertEqual(30 - right["1"][2], int(re.search(r"at tau = 1, (\d+) right Calendar calls go", said).group(1)))
+        self.assertEqual(35 - right["1.5"][0], 1)  # "at 1.5 one calculator call too"
+        self.assertIn("6%", rows["0"])  # tau = 0 keeps useless calls: not exactly the right ones either
+
+    def test_the_recall_of_paraphrases(self):
+        recall = {k: re.search(rf"BM25 top {k} +\d+% +(\d+%)", self.retrieval).group(1) for k in (3, 10)}
+        self.assertEqual(self.row("exercise 6")[0].split(" (")[0], f"{recall[3]} and {recall[10]}")
+
+
 class ReadmeSnippets(unittest.TestCase):
     """Each python snippet the README shows runs as written."""
 
