@@ -434,6 +434,8 @@ def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
     prompting strings, and function-calling lists [{name: "<JSON arguments>"}].
     """
     if isinstance(result, list):
+        if not result:
+            return [], "no call (no tool call in the reply)"
         calls = []
         for item in result:
             if not (isinstance(item, dict) and len(item) == 1):
@@ -441,7 +443,7 @@ def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
             name, arguments = next(iter(item.items()))
             if isinstance(arguments, str):
                 try:
-                    arguments = json.loads(arguments)
+                    arguments = json.loads(arguments or "{}")  # some compatible servers send "" for no arguments
                 except ValueError as exc:
                     return None, f"the arguments of {name} are not JSON: {exc}"
             calls.append({name: arguments})
@@ -816,9 +818,18 @@ class Reply:
     """One model reply: its text, its native calls (when tools went in the vendor's format), and why it stopped."""
 
     text: str
-    calls: list[dict] | None = None  # [{name: arguments}] from native tool calling
+    calls: list[dict] | None = None  # [{name: "<JSON arguments>" or arguments}] from native tool calling
     stop_reason: str = ""
-    truncated: bool = False  # cut at max_tokens: a call in it may be incomplete
+    truncated: bool = False  # cut at max_tokens (or the context window): a call in it may be incomplete
+    refused: bool = False  # the model or the API's filter declined: no answer to grade, only its absence
+
+    def note(self) -> str:
+        """Say how the reply ended when that matters for its grade ('' for a normal end)."""
+        if self.refused:
+            return f"refused: {self.stop_reason}" + (f", {tool_core.show(self.text, 60)}" if self.text else "")
+        if not self.truncated:
+            return ""
+        return "cut at max_tokens" if self.stop_reason in ("max_tokens", "length") else f"cut: {self.stop_reason}"
 
 
 class HTTPBackend:
@@ -830,44 +841,93 @@ class HTTPBackend:
         self.secret = ""
 
     def post(self, url: str, headers: dict, body: dict) -> dict:
-        """POST JSON and return the decoded answer; retry 408, 429 and 5xx (not 501) with back-off; else LLMError."""
+        """POST JSON and return the decoded answer, retrying what the official SDKs retry; else LLMError.
+
+        Retried, with back-off (0.5 s, 1 s, 2 s, ...): 408, 409, 429 and 5xx except 501 (409 is a
+        lock timeout at these APIs), a timeout or a dropped connection; not a 429 that says the
+        quota or spending limit is used up, and never what an x-should-retry header forbids. A
+        retry-after (seconds, or an HTTP date) or retry-after-ms of at most 60 s is obeyed. A refused
+        connection (nothing listening at the URL) fails at once.
+        """
         import http.client
         import urllib.error
         import urllib.request
         data = json.dumps(body).encode("utf-8")
         for attempt in range(self.retries + 1):
+            last = attempt == self.retries
             request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     payload = json.loads(response.read().decode("utf-8"))
                 if not isinstance(payload, dict):
                     raise LLMError(f"{url} answered with JSON that is not an object: {tool_core.show(payload)}")
+                if "error" in payload and not ({"choices", "content"} & payload.keys()):  # a 200 that is an error
+                    raise LLMError(self._clean(f"{url} answered with an error: {self._api_message(payload)}"))
                 return payload
             except urllib.error.HTTPError as exc:
-                message = self._api_message(exc.read())
-                # the project's one rule (tool_core.is_retryable): 408, 429 and 5xx except 501 are worth a retry
-                if tool_core.is_retryable(tool_core.ToolExecutionError("", status=exc.code)) and attempt < self.retries:
-                    wait = exc.headers.get("retry-after") if exc.headers else None
-                    self.sleep(float(wait) if wait and wait.replace(".", "", 1).isdigit() else 0.5 * 2 ** attempt)
+                payload = self._decode(exc.read())
+                message = self._api_message(payload)
+                if not last and _should_retry(exc.code, exc.headers, payload):
+                    self.sleep(_retry_wait(exc.headers, attempt))
                     continue
                 raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
             except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                reason = getattr(exc, "reason", exc)
+                if not last and not isinstance(reason, (ConnectionRefusedError, ValueError)):  # no one there: say so now
+                    self.sleep(_retry_wait(None, attempt))
+                    continue
                 reason = getattr(exc, "reason", exc)  # HTTPException: a reply cut short (IncompleteRead) and the like
                 raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
             except ValueError as exc:
                 raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
         raise LLMError(f"{url}: still failing after {self.retries} retries")
 
-    def _api_message(self, raw: bytes) -> str:
+    def _decode(self, raw: bytes) -> JSON:
         try:
-            payload = json.loads(raw.decode("utf-8", "replace"))
-            error = payload.get("error", payload) if isinstance(payload, dict) else payload
-            return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
+            return json.loads(raw.decode("utf-8", "replace"))
         except ValueError:
             return self._clean(raw.decode("utf-8", "replace"))[:300]  # redact before cutting: no half a key
 
+    def _api_message(self, payload: JSON) -> str:
+        error = payload.get("error", payload) if isinstance(payload, dict) else payload
+        return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
+
     def _clean(self, text: str) -> str:
         return text.replace(self.secret, "[redacted]") if self.secret else text
+
+
+_USED_UP = ("insufficient_quota", "spend_limit", "billing")  # a 429 that waiting does not mend
+
+
+def _should_retry(status: int, headers, payload: JSON) -> bool:
+    """Say whether an HTTP error from a model's API is worth the same request again (see HTTPBackend.post)."""
+    said = (headers.get("x-should-retry") or "").lower() if headers else ""
+    if said in ("true", "false"):
+        return said == "true"
+    error = payload.get("error") if isinstance(payload, dict) else None
+    kind = " ".join(str(error.get(k, "")) for k in ("type", "code")) if isinstance(error, dict) else ""
+    if status == 429 and any(word in kind for word in _USED_UP):
+        return False
+    return status == 409 or tool_core.is_retryable(tool_core.ToolExecutionError("", status=status))
+
+
+def _retry_wait(headers, attempt: int) -> float:
+    """Return how long to wait before retry `attempt` + 1: the server's word if at most 60 s, else 0.5 s x 2^attempt."""
+    import email.utils
+    wait = None
+    if headers is not None:
+        millis, after = headers.get("retry-after-ms"), headers.get("retry-after")
+        try:
+            if millis:
+                wait = float(millis) / 1000
+            elif after:
+                try:
+                    wait = float(after)
+                except ValueError:
+                    wait = email.utils.parsedate_to_datetime(after).timestamp() - time.time()
+        except (ValueError, TypeError, OverflowError):
+            wait = None
+    return wait if wait is not None and 0 < wait <= 60 else 0.5 * 2 ** attempt
 
 
 class AnthropicBackend(HTTPBackend):
@@ -889,8 +949,12 @@ class AnthropicBackend(HTTPBackend):
         blocks = data.get("content", [])
         text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
         calls = [{b["name"]: b.get("input", {})} for b in blocks if b.get("type") == "tool_use"]
-        stop = data.get("stop_reason", "")
-        return Reply(text, calls if tools else None, stop, stop == "max_tokens")
+        stop = data.get("stop_reason") or ""
+        return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
+                     refused=stop == "refusal")
+
+
+_REASONING_MODEL = re.compile(r"(o\d|gpt-5)")  # OpenAI's model ids that refuse max_tokens and stop
 
 
 class OpenAIBackend(HTTPBackend):
@@ -903,18 +967,26 @@ class OpenAIBackend(HTTPBackend):
                                            else "/v1/chat/completions")
 
     def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
-        """Send one question; return the reply's text, native calls (JSON-string arguments decoded) and stop reason."""
-        body = {"model": self.model, "max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES,
-                "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        """Send one question; return the reply's text, native calls (arguments as the JSON strings sent) and stop reason.
+
+        OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) take max_completion_tokens and no
+        stop sequences; the others, and most compatible servers, take max_tokens and stop.
+        """
+        body = {"model": self.model, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        if _REASONING_MODEL.match(self.model):
+            body["max_completion_tokens"] = self.max_tokens
+        else:
+            body |= {"max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES}
         if tools:
             body["tools"] = tools
         headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
         data = self.post(self.url, headers, body)
         choice = (data.get("choices") or [{}])[0]
-        message = choice.get("message", {})
-        calls = [{c["function"]["name"]: c["function"].get("arguments", "{}")} for c in message.get("tool_calls") or []]
-        stop = choice.get("finish_reason", "")
-        return Reply(message.get("content") or "", calls if tools else None, stop, stop == "length")
+        message = choice.get("message") or {}
+        calls = [{c["function"]["name"]: c["function"].get("arguments") or "{}"} for c in message.get("tool_calls") or []]
+        stop, refusal = choice.get("finish_reason") or "", message.get("refusal")
+        return Reply(refusal or message.get("content") or "", calls if tools else None, "refusal" if refusal else stop,
+                     stop == "length", refused=bool(refusal) or stop == "content_filter")
 
 
 class ToyBackend:
@@ -931,6 +1003,10 @@ class ToyBackend:
         return Reply(self.answers[question["id"]], None, "end_turn")
 
 
+NATIVE_SYSTEM = ("Use the tools you are given when one fits the request, with their exact names and arguments. "
+                 "If none fits, answer in plain text without calling any.")
+
+
 def ask_model(backend, dialect=None) -> tuple[dict[str, JSON], dict[str, str]]:
     """Put the nine questions to a model; return each answer (text, or native calls) and how it ended.
 
@@ -940,11 +1016,13 @@ def ask_model(backend, dialect=None) -> tuple[dict[str, JSON], dict[str, str]]:
     answers, notes = {}, {}
     for q in QUESTIONS:
         tools = bfcl_tools(q["function"])
-        system = tool_core.render_tool_prompt(tools)
-        rendered = [dialect.tool(t) for t in tools] if dialect is not None else None
-        reply = backend.complete(system, q["question"][0][0]["content"], rendered)
-        answers[q["id"]] = reply.calls if reply.calls else reply.text
-        notes[q["id"]] = "cut at max_tokens" if reply.truncated else reply.stop_reason
+        if dialect is None:
+            reply = backend.complete(tool_core.render_tool_prompt(tools), q["question"][0][0]["content"])
+            answers[q["id"]] = reply.text
+        else:  # the tools go in the vendor's own field; only its tool calls count as calls (BFCL's FC mode)
+            reply = backend.complete(NATIVE_SYSTEM, q["question"][0][0]["content"], [dialect.tool(t) for t in tools])
+            answers[q["id"]] = reply.calls or []
+        notes[q["id"]] = reply.note()
     return answers, notes
 
 
@@ -952,14 +1030,17 @@ def demo_real(backend, dialect=None) -> str:
     """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
     answers, notes = ask_model(backend, dialect)
     graded = grade_model(answers)
-    rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if "cut" in notes[g.question] else "")]
+    rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if notes[g.question] else "")]
             for g in graded]
     mode = "native tool calling" if dialect is not None else "the text protocol"
+    refused = sum(note.startswith("refused") for note in notes.values())
     return "\n".join([
         f"Model: {backend.model}, through {mode}.",
         format_table(["question", "AST", "exec", "what came back"], rows),
         f"AST {sum(g.ast.valid for g in graded)}/9, execution {sum(g.exec.valid for g in graded)}/9. A reply cut at "
-        "max_tokens is graded as the truncated call it holds, never as 'no call'."])
+        "max_tokens is graded as the truncated call it holds, never as 'no call'."]
+        + ([f"{refused} repl{'y was a refusal' if refused == 1 else 'ies were refusals'}: graded as no call, as BFCL "
+            "would (a pass only where no tool fits), but no evidence that the model can call tools."] if refused else []))
 
 
 def main(argv: list[str] | None = None) -> int:

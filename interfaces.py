@@ -773,7 +773,42 @@ def strict_schema(schema: dict, path: str = "$") -> tuple[dict, list[str]]:
         for i, sub in enumerate(out.get(key, []) if isinstance(out.get(key), list) else []):
             out[key][i], more = strict_schema(sub, f"{path}.{key}[{i}]")
             changes += more
+    for key in ("$defs", "definitions"):  # what a $ref points to is an object too
+        for name, sub in (out[key].items() if isinstance(out.get(key), dict) else []):
+            out[key][name], more = strict_schema(sub, f"{path}.{key}.{name}")
+            changes += more
     return out, changes
+
+
+_NOT_IN_STRICT = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas")
+
+
+def strict_blockers(schema: JSON, path: str = "$") -> list[str]:
+    """List what OpenAI's strict mode refuses even after strict_schema ([]: the rewrite is accepted).
+
+    Refused ("you will receive an error", OpenAI's structured-outputs guide): composition other than
+    anyOf (allOf, not, if/then/else, dependentRequired, dependentSchemas) and a subschema with no
+    type. And one the API takes but that loses the tool's meaning: a nested object with no
+    properties (a free-form dict), where strict mode would let the model send only {}.
+    Example: {"type": "object", "properties": {"x": {"description": "anything"}}} -> ['$.x: a schema with no type']
+    """
+    if not isinstance(schema, dict):
+        return []
+    found = [f"{path}: {key} is not supported in strict mode" for key in _NOT_IN_STRICT if key in schema]
+    if not {"type", "$ref", "anyOf", "enum", "const"} & schema.keys():
+        found.append(f"{path}: a schema with no type")
+    if path != "$" and schema.get("type") == "object" and "properties" not in schema:
+        found.append(f"{path}: an object with no properties (strict mode would allow only {{}})")
+    children = [(tool_core.child_path(path, k), v) for k, v in _mapping(schema.get("properties")).items()]
+    children += [(f"{path}[]", schema["items"])] if isinstance(schema.get("items"), dict) else []
+    children += [(f"{path}.{key}[{i}]", sub) for key in ("anyOf", "oneOf", "prefixItems")
+                 for i, sub in enumerate(schema.get(key) if isinstance(schema.get(key), list) else [])]
+    children += [(f"{path}.{key}.{k}", v) for key in ("$defs", "definitions") for k, v in _mapping(schema.get(key)).items()]
+    return found + [line for where, sub in children for line in strict_blockers(sub, where)]
+
+
+def _mapping(value: JSON) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def from_strict_arguments(schema: JSON, value: JSON) -> JSON:
@@ -879,9 +914,11 @@ class OpenAI(Dialect):
         self.name = "OpenAI strict" if strict else "OpenAI"
 
     def tool(self, tool: Tool) -> dict:
-        parameters = strict_schema(tool.parameters)[0] if self.strict else tool.parameters
+        """Render a tool; in strict mode, one whose schema strict mode refuses goes without strict (see strict_blockers)."""
+        strict = self.strict and not strict_blockers(tool.parameters)
+        parameters = strict_schema(tool.parameters)[0] if strict else tool.parameters
         function = {"name": tool.name, "description": tool.description, "parameters": parameters}
-        return {"type": "function", "function": function | ({"strict": True} if self.strict else {})}
+        return {"type": "function", "function": function | ({"strict": True} if strict else {})}
 
     def read_tool(self, entry: dict) -> dict:
         function = entry["function"]
@@ -991,6 +1028,11 @@ class MCP(Dialect):
     def read_results(self, messages: list[dict]) -> dict[str, ToolResult]:
         found = {}
         for m in messages:
+            if isinstance(m.get("error"), dict):  # a protocol error (unknown tool, bad arguments): no result at all
+                error = m["error"]
+                found[str(m["id"])] = ToolResult(False, error_kind="execution_error",
+                                                 message=f"JSON-RPC error {error.get('code')}: {error.get('message', '')}")
+                continue
             result = m.get("result", {})
             text = "".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
             found[str(m["id"])] = _read_result(text, bool(result.get("isError")))

@@ -1484,7 +1484,12 @@ def _union_schema(args: tuple) -> dict:
 
 
 def nullable(schema: dict) -> dict:
-    """Let a schema also admit null (as Optional[X] does, and OpenAI's strict mode needs). Example: {"type": "integer"} -> {"type": ["integer", "null"]}"""
+    """Let a schema also admit null (as Optional[X] does, and OpenAI's strict mode needs). Example: {"type": "integer"} -> {"type": ["integer", "null"]}
+
+    A subschema that points elsewhere ($ref: its target lives in the whole schema) is wrapped in anyOf.
+    """
+    if "$ref" in schema:
+        return {"anyOf": [schema, {"type": "null"}]}
     if validate(schema, None) == []:
         return schema
     if "enum" in schema:  # Optional[Literal[...]]: null joins the enum and the type list

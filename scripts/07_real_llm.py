@@ -42,7 +42,7 @@ def main() -> int:
     parser.add_argument("--model", help="the model id (default: the constant in bfcl_lab for the chosen API)")
     parser.add_argument("--native", action="store_true", help="send the tools in the vendor's native format")
     parser.add_argument("--max-tokens", type=int, default=512, help="the reply budget (default 512)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each reply (default 60)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds any one network read may wait (urllib's socket timeout; default 60)")
     args = parser.parse_args()
     backend = backend_for(args)
     dialect = None

@@ -497,7 +497,7 @@ class Decoder(unittest.TestCase):
             ([{"add": '{"a": 2, "b": 3}'}], [add(2, 3)], "function-calling list"),
             ([{"add": {"a": 2, "b": 3}}, {"mult": '{"a": 4, "b": 5}'}], [add(2, 3), mult(4, 5)],
              "function-calling list"),
-            ([], [], "function-calling list"),
+            ([], [], "no call (no tool call in the reply)"),  # still [], which BFCL counts as no call
             ([{"add": '{"a": 2'}], None, "the arguments of add are not JSON..."),
             ([{"add": "{}", "mult": "{}"}], None, "a function-calling result must be a list of one-key objects..."),
             (["add(a=2)"], None, "a function-calling result must be a list of one-key objects..."),

@@ -1168,6 +1168,39 @@ class StrictMode(unittest.TestCase):
         self.assertEqual(inner, {"type": "object", "properties": {"name": {"type": ["string", "null"]}},
                                  "required": ["name"], "additionalProperties": False})
 
+    def test_what_strict_mode_refuses_is_found(self):
+        # OpenAI's structured-outputs guide: allOf, not, if/then/else, dependentRequired and dependentSchemas are not
+        # supported, and a schema without a type is an error; a free-form nested dict would only ever be {}
+        schema = {"type": "object", "properties": {
+            "any": {"description": "anything"}, "meta": {"type": "object"}, "both": {"allOf": [{"type": "string"}]},
+            "fine": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "pick": {"enum": ["a", "b"]},
+            "rows": {"type": "array", "items": {"type": "object", "properties": {"x": {"not": {"type": "null"}}}}}}}
+        self.assertEqual(interfaces.strict_blockers(schema), [
+            "$.any: a schema with no type", "$.meta: an object with no properties (strict mode would allow only {})",
+            "$.both: allOf is not supported in strict mode", "$.both: a schema with no type",
+            "$.rows[].x: not is not supported in strict mode", "$.rows[].x: a schema with no type"])
+        self.assertEqual(interfaces.strict_blockers({"type": "object", "properties": {}}), [])  # no arguments: fine
+        self.assertEqual([interfaces.strict_blockers(s) for s in CARDINAL_SCHEMAS.values()], [[]] * len(CARDINAL_SCHEMAS))
+
+    def test_a_tool_strict_mode_refuses_goes_without_strict(self):
+        loose = Tool("log", "Log an event.", {"type": "object", "properties": {"meta": {"type": "object"}}}, lambda **a: a)
+        rendered = OpenAI(strict=True).tool(loose)["function"]
+        self.assertNotIn("strict", rendered)
+        self.assertEqual(rendered["parameters"], loose.parameters)  # unchanged: nothing rewritten for a mode not used
+        self.assertTrue(OpenAI(strict=True).tool(WEATHER)["function"]["strict"])
+
+    def test_objects_under_defs_are_made_strict_and_a_ref_becomes_nullable(self):
+        schema = {"type": "object", "properties": {"owner": {"$ref": "#/$defs/person"}},
+                  "$defs": {"person": {"type": "object", "properties": {"name": {"type": "string"}}}}}
+        strict, changes = strict_schema(schema)
+        self.assertEqual(strict["properties"]["owner"], {"anyOf": [{"$ref": "#/$defs/person"}, {"type": "null"}]})
+        self.assertEqual(strict["$defs"]["person"], {"type": "object", "properties": {"name": {"type": ["string", "null"]}},
+                                                     "required": ["name"], "additionalProperties": False})
+        self.assertIn("$.$defs.person: additionalProperties set to false", changes)
+        self.assertEqual(validate(strict, {"owner": {"name": None}}), [])
+        self.assertEqual(validate(strict, {"owner": None}), [])
+        self.assertTrue(validate(strict, {"owner": {"name": "A", "age": 3}}))
+
     def test_from_strict_arguments_drops_nulls_only_where_null_is_not_accepted(self):
         schema = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"},
                                                    "note": {"type": ["string", "null"]}, "any": {}}}
@@ -1266,6 +1299,15 @@ class ReadingCallsAndResults(unittest.TestCase):
 # ---------------------------------------------------------------------------------------------
 # --- 4. The demos ---
 # ---------------------------------------------------------------------------------------------
+
+class McpProtocolErrors(unittest.TestCase):
+    def test_a_json_rpc_error_is_a_failed_result(self):
+        results = MCP().read_results([{"jsonrpc": "2.0", "id": "c1", "error": {"code": -32602, "message": "Unknown tool: x"}},
+                                      {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "5"}],
+                                                                              "isError": False}}])
+        self.assertEqual((results["c1"].ok, results["c1"].message), (False, "JSON-RPC error -32602: Unknown tool: x"))
+        self.assertEqual((results["2"].ok, results["2"].content), (True, "5"))
+
 
 class Demos(unittest.TestCase):
     def assert_no_server_left(self):

@@ -16,6 +16,7 @@ lecture's questions or hand computation; retries are timed with an injected slee
 here waits on a back-off.
 """
 import argparse
+import email.utils
 import importlib.util
 import io
 import json
@@ -24,6 +25,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -544,12 +546,12 @@ class Failures(unittest.TestCase):
     def test_a_stalled_server_times_out(self):
         # the timeout lives in HTTPBackend.post, shared by both APIs: one API suffices (and saves 0.2 s)
         sleeps = Sleeps()
-        api = FakeAPI(self, steps=[stall])
-        backend = OpenAIBackend(api.base, KEY, timeout=0.2, sleep=sleeps)
+        api = FakeAPI(self, steps=[stall, stall])
+        backend = OpenAIBackend(api.base, KEY, timeout=0.2, retries=1, sleep=sleeps)
         with self.assertRaises(LLMError) as caught:
             backend.complete("s", "What is 2 + 3?")
         self.assertIn(f"could not get an answer from {backend.url}: timed out", str(caught.exception))
-        self.assertEqual((len(api.requests), sleeps), (1, []))  # a timeout is not retried
+        self.assertEqual((len(api.requests), sleeps), (2, [0.5]))  # a timeout is retried, as the SDKs do
 
     def test_a_body_that_is_not_json(self):
         api = FakeAPI(self)
@@ -617,7 +619,8 @@ class Grading(unittest.TestCase):
                     # the 'what came back' column: the calls' form, or plain text read as no call
                     how = "function-calling list" if native else "text protocol"
                     self.assertEqual(row(out, "parallel_0").split(), ["parallel_0", "pass", "pass", *how.split()])
-                    self.assertTrue(row(out, "irrelevance_0").endswith("no call (plain text)"))
+                    self.assertTrue(row(out, "irrelevance_0").endswith(
+                        "no call (no tool call in the reply)" if native else "no call (plain text)"))
 
     def test_two_calls_in_one_reply(self):
         """parallel_0 answered with two calls in one reply: text blocks, tool_use blocks, tool_calls."""
@@ -789,6 +792,100 @@ def setUpModule():
                                       stderr=subprocess.PIPE, text=True, env=clean | env, cwd=ROOT)
         unittest.addModuleCleanup(RUNS[name].communicate)  # reaps it (after a kill, if Script never ran)
         unittest.addModuleCleanup(lambda p=RUNS[name]: p.poll() is None and p.kill())
+
+
+class StopsRefusalsAndRetries(unittest.TestCase):
+    """How replies end (refusal, content filter, context window), what native mode sends, and the retry policy."""
+
+    def reply_step(self, payload: dict):
+        return lambda h, req: h.send_json(200, payload)
+
+    def test_refusals_are_flagged_and_said(self):
+        api = FakeAPI(self)
+        anthropic = anthropic_reply("m", "I can't help with that.", [], "refusal")
+        openai_refusal = openai_reply("m", "", [], "stop")
+        openai_refusal["choices"][0]["message"]["refusal"] = "I can't help with that."
+        cases = [(AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()), anthropic, "refusal"),
+                 (OpenAIBackend(api.base + "/v1", KEY, sleep=Sleeps()), openai_refusal, "refusal"),
+                 (OpenAIBackend(api.base + "/v1", KEY, sleep=Sleeps()), openai_reply("m", "", [], "content_filter"),
+                  "content_filter")]
+        for backend, payload, stop in cases:
+            with self.subTest(api=type(backend).__name__, stop=stop):
+                api.reset(steps=[self.reply_step(payload)])
+                reply = backend.complete("s", "u")
+                self.assertEqual((reply.refused, reply.truncated, reply.stop_reason), (True, False, stop))
+                self.assertTrue(reply.note().startswith(f"refused: {stop}"))
+        api.reset(steps=[self.reply_step(anthropic)] * 9)
+        out = bfcl_lab.demo_real(AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()))
+        self.assertIn("(refused: refusal", row(out, "irrelevance_0"))
+        self.assertIn("9 replies were refusals: graded as no call", out)
+
+    def test_the_context_window_is_a_cut(self):
+        api = FakeAPI(self, steps=[self.reply_step(anthropic_reply("m", "<tool_call>{", [], "model_context_window_exceeded"))])
+        reply = AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()).complete("s", "u")
+        self.assertEqual((reply.truncated, reply.refused, reply.note()), (True, False, "cut: model_context_window_exceeded"))
+
+    def test_a_200_that_is_an_error_is_an_llm_error(self):
+        api = FakeAPI(self, steps=[self.reply_step({"error": {"message": "model overloaded", "type": "server_error"}})])
+        with self.assertRaisesRegex(LLMError, "answered with an error: model overloaded"):
+            OpenAIBackend(api.base + "/v1", KEY, sleep=Sleeps()).complete("s", "u")
+
+    def test_native_mode_sends_no_text_protocol_and_counts_only_native_calls(self):
+        def text_protocol(question, native):  # the model writes <tool_call> text even when given native tools
+            return tool_core.call_text("add", {"a": 2, "b": 3}), [], "end"
+        api = FakeAPI(self, model=text_protocol)
+        out = bfcl_lab.demo_real(AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()), interfaces.Anthropic())
+        system = api.requests[0]["body"]["system"]
+        self.assertEqual(system, bfcl_lab.NATIVE_SYSTEM)
+        self.assertNotIn("<tool_call>", system)
+        self.assertTrue(row(out, "simple_0").endswith("no call (no tool call in the reply)"))
+
+    def test_reasoning_models_get_max_completion_tokens_and_no_stop(self):
+        api = FakeAPI(self)
+        for model, reasoning in (("o3", True), ("o4-mini", True), ("gpt-5-mini", True), ("gpt-4o-mini", False),
+                                 ("llama3", False), ("qwen2.5-coder", False)):
+            with self.subTest(model=model):
+                api.reset()
+                OpenAIBackend(api.base + "/v1", KEY, model=model, max_tokens=77, sleep=Sleeps()).complete("s", "What is 2 + 3?")
+                body = api.requests[0]["body"]
+                self.assertEqual(("max_completion_tokens" in body, "max_tokens" in body, "stop" in body),
+                                 (reasoning, not reasoning, not reasoning))
+                self.assertEqual(body.get("max_completion_tokens", body.get("max_tokens")), 77)
+
+    def test_empty_arguments_are_no_arguments(self):
+        self.assertEqual(bfcl_lab.decode_result([{"f": ""}]), ([{"f": {}}], "function-calling list"))
+
+    def test_the_retry_policy(self):
+        from email.message import Message
+
+        def headers(**fields):
+            message = Message()
+            for name, value in fields.items():
+                message[name.replace("_", "-")] = value
+            return message
+        should = bfcl_lab._should_retry
+        self.assertTrue(all(should(code, headers(), {}) for code in (408, 409, 429, 500, 502, 503, 529)))
+        self.assertFalse(any(should(code, headers(), {}) for code in (400, 401, 403, 404, 422, 501)))
+        self.assertFalse(should(500, headers(x_should_retry="false"), {}))
+        self.assertTrue(should(400, headers(x_should_retry="true"), {}))
+        quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota", "code": "insufficient_quota"}}
+        self.assertFalse(should(429, headers(), quota))
+        self.assertTrue(should(429, headers(), {"error": {"type": "rate_limit_error", "message": "slow down"}}))
+        wait = bfcl_lab._retry_wait
+        self.assertEqual([wait(None, n) for n in range(3)], [0.5, 1.0, 2.0])
+        self.assertEqual(wait(headers(retry_after="7"), 0), 7.0)
+        self.assertEqual(wait(headers(retry_after_ms="250"), 0), 0.25)
+        self.assertEqual(wait(headers(retry_after="3600"), 1), 1.0)  # over 60 s: the SDKs' own back-off instead
+        self.assertEqual(wait(headers(retry_after="soon"), 0), 0.5)
+        soon = email.utils.formatdate(time.time() + 20, usegmt=True)
+        self.assertAlmostEqual(wait(headers(retry_after=soon), 0), 20, delta=2)  # an HTTP date
+
+    def test_a_used_up_quota_is_said_at_once(self):
+        api = FakeAPI(self, steps=[fail(429, "You exceeded your current quota", kind="insufficient_quota")])
+        sleeps = Sleeps()
+        with self.assertRaisesRegex(LLMError, "HTTP 429 .*exceeded your current quota"):
+            OpenAIBackend(api.base + "/v1", KEY, sleep=sleeps).complete("s", "u")
+        self.assertEqual((len(api.requests), sleeps), (1, []))
 
 
 class Script(unittest.TestCase):
