@@ -2120,7 +2120,9 @@ def _depth(value: JSON) -> int:
     return deepest
 
 
-_FENCE_AT_END = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?\s*$")  # prose that ends by opening a fence
+# prose that ends by opening a fence; subtle: one run of blanks (\s*), not "[ \t]*\n?\s*", which
+# matches the same texts but backtracks quadratically through a long run of spaces
+_FENCE_AT_END = re.compile(r"```[A-Za-z0-9_-]*\s*$")
 _FENCE_AT_START = re.compile(r"\s*```")  # prose that starts by closing one
 
 
@@ -2181,6 +2183,7 @@ def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, To
 
 
 _RESULT = re.compile(r"<tool_result((?:\s+\w+=\"[^\"]*\")*)>(.*?)</tool_result>", re.DOTALL)
+_RESULT_CLOSE = "</tool_result>"
 
 
 def parse_tool_results(text: str) -> list[dict]:
@@ -2188,10 +2191,19 @@ def parse_tool_results(text: str) -> list[dict]:
 
     Example: '<tool_result name="f" id="call_1">5</tool_result>' -> [{'name': 'f', 'id': 'call_1', 'content': '5'}]
     """
-    found = []
-    for match in _RESULT.finditer(text):
+    found, pos, close = [], 0, -1
+    while (start := text.find("<tool_result", pos)) >= 0:
+        if close < start:  # subtle: a block ends at the first close tag after it; with none left, none can
+            close = text.find(_RESULT_CLOSE, start)  # (a regex scan per opening tag would be quadratic)
+            if close < 0:
+                break
+        match = _RESULT.match(text, start, close + len(_RESULT_CLOSE))
+        if match is None:
+            pos = start + 1
+            continue
         attrs = {k: html.unescape(v) for k, v in re.findall(r"(\w+)=\"([^\"]*)\"", match.group(1))}
         found.append(attrs | {"content": _UNESCAPE_CLOSE.sub(r"<\1/tool_result>", match.group(2))})
+        pos = match.end()
     return found
 
 

@@ -430,6 +430,24 @@ class Messages(unittest.TestCase):
                 self.assertIn("<tool_call>", parse_tool_calls(text).errors[0].message)
 
 
+class LongRuns(unittest.TestCase):
+    """Inputs that once took quadratic time (a regex backtracking through a run): the verdicts they must get."""
+
+    def test_a_fence_opener_then_a_long_run_of_blanks(self):
+        call = OPEN + '{"name": "f", "arguments": {}}' + CLOSE
+        for blanks in (" " * 20_000, " \t\n" * 5_000):
+            result = parse_tool_calls("```" + blanks + "x" + call)
+            self.assertEqual(([c.name for c in result.calls], result.errors), (["f"], []))
+            self.assertEqual(result.outside, ["```" + blanks + "x", ""])  # not a fence wrapping the call: kept
+        result = parse_tool_calls("```json" + " " * 20_000 + "\n" + call + "\n```")
+        self.assertEqual(([c.name for c in result.calls], result.text), (["f"], ""))  # a wrapper: dropped
+
+    def test_many_result_tags_without_a_close(self):
+        self.assertEqual(parse_tool_results("<tool_result>" * 20_000), [])
+        (only,) = parse_tool_results("<tool_result>" * 20_000 + "</tool_result>")
+        self.assertEqual(only["content"], "<tool_result>" * 19_999)  # the first tag opens it, the close ends it
+
+
 class NeverRaises(unittest.TestCase):
     def test_odd_inputs(self):
         texts = ["", OPEN, CLOSE, OPEN * 50, CLOSE + OPEN, "\x00" + OPEN + "\x00", OPEN + "\ud800",
