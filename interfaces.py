@@ -747,12 +747,13 @@ def strict_schema(schema: dict, path: str = "$") -> tuple[dict, list[str]]:
     if not isinstance(out, dict):
         return out, changes
     if out.get("type") == "object" or "properties" in out:
-        properties = out.get("properties", {})
-        optional = [k for k in properties if k not in out.get("required", [])]
+        properties = out.get("properties") if isinstance(out.get("properties"), dict) else {}
+        required = out.get("required") if isinstance(out.get("required"), list) else []
+        optional = [k for k in properties if k not in required]
         for name, sub in list(properties.items()):
             where = tool_core.child_path(path, name)
             sub, inner = strict_schema(sub, where)
-            if name in optional:
+            if name in optional and isinstance(sub, dict):  # (a boolean schema cannot be strict: strict_blockers)
                 sub = tool_core.nullable(sub)
                 changes.append(f"{where}: optional -> required, null allowed (null = left out)")
             if isinstance(sub, dict) and "default" in sub:
@@ -793,7 +794,7 @@ def strict_blockers(schema: JSON, path: str = "$") -> list[str]:
     Example: {"type": "object", "properties": {"x": {"description": "anything"}}} -> ['$.x: a schema with no type']
     """
     if not isinstance(schema, dict):
-        return []
+        return [f"{path}: a schema that is not an object ({show(schema)})"]
     found = [f"{path}: {key} is not supported in strict mode" for key in _NOT_IN_STRICT if key in schema]
     if not {"type", "$ref", "anyOf", "enum", "const"} & schema.keys():
         found.append(f"{path}: a schema with no type")
@@ -811,22 +812,32 @@ def _mapping(value: JSON) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def from_strict_arguments(schema: JSON, value: JSON) -> JSON:
+def from_strict_arguments(schema: JSON, value: JSON, root: JSON = None) -> JSON:
     """Undo strict mode's nulls at every depth: drop a null the original schema does not accept (it meant 'left out').
 
     Example: ({"properties": {"limit": {"type": "integer"}}}, {"limit": None, "team": "x"}) -> {"team": "x"}
     """
+    root = schema if root is None else root
     if not isinstance(schema, dict):
         return value
     if isinstance(value, dict):
         schema = _object_branch(schema)
-        properties = schema.get("properties", {})
-        return {k: from_strict_arguments(properties.get(k, {}), v) for k, v in value.items()
-                if not (v is None and k in properties and tool_core.validate(properties[k], None))}
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        return {k: from_strict_arguments(properties.get(k, {}), v, root) for k, v in value.items()
+                if not (v is None and k in properties and not _admits_null(properties[k], root))}
     if isinstance(value, list):
         prefix, items = schema.get("prefixItems", []), schema.get("items", {})
-        return [from_strict_arguments(prefix[i] if i < len(prefix) else items, v) for i, v in enumerate(value)]
+        return [from_strict_arguments(prefix[i] if i < len(prefix) else items, v, root) for i, v in enumerate(value)]
     return value
+
+
+def _admits_null(schema: JSON, root: JSON) -> bool:
+    """Say whether a subschema accepts null, its $refs to #/$defs resolved in the whole schema (`root`)."""
+    defs = {k: root[k] for k in ("$defs", "definitions") if isinstance(root, dict) and k in root}
+    try:
+        return tool_core.validate(schema | defs if isinstance(schema, dict) else schema, None) == []
+    except ValueError:  # a $ref elsewhere, or a broken subschema: not a null it is known to accept
+        return False
 
 
 def _object_branch(schema: dict) -> dict:

@@ -581,8 +581,13 @@ def _numeric(compare: Callable[[float, float], bool], phrase: str):
 def _kw_multiple_of(validation, divisor, value, schema, path):
     if not _is_number(divisor) or divisor <= 0:
         raise ValueError(f"multipleOf at {path} must be a number greater than 0, got {show(divisor)}")
-    if _is_number(value) and not (math.isfinite(value) and _exact(value) % _exact(divisor) == 0):
+    if _is_number(value) and not (_finite(value) and _exact(value) % _exact(divisor) == 0):
         yield f"{path}: expected a multiple of {divisor}, got {show(value)}"
+
+
+def _finite(x: int | float) -> bool:
+    """Say whether a number is finite; an int always is (math.isfinite would convert a 400-digit one to float, and fail)."""
+    return isinstance(x, int) or math.isfinite(x)
 
 
 def _exact(x: int | float) -> Fraction:
@@ -747,7 +752,8 @@ def _kw_ref(validation, ref, value, schema, path):
     # fine; only refs followed again and again at the same place in the value are a loop.
     active = validation.refs_at.get(path, 0)
     if active >= MAX_REF_DEPTH:
-        raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop")
+        raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop, "
+                         f"or chains more $refs than validate follows")
     validation.refs_at[path] = active + 1
     try:
         yield from validation.errors(validation.resolve(ref), value, path)
@@ -1233,7 +1239,7 @@ def _compile_multiple_of(compiler, divisor, schema):
     p, q = _decimal_ratio(divisor)
 
     def check(value, path, refs, out):
-        if _is_number(value) and not (math.isfinite(value) and _multiple(_decimal_ratio(value), p, q)):
+        if _is_number(value) and not (_finite(value) and _multiple(_decimal_ratio(value), p, q)):
             out.append(f"{path}: expected a multiple of {divisor}, got {show(value)}")
     return check
 
@@ -1486,12 +1492,16 @@ def _union_schema(args: tuple) -> dict:
 def nullable(schema: dict) -> dict:
     """Let a schema also admit null (as Optional[X] does, and OpenAI's strict mode needs). Example: {"type": "integer"} -> {"type": ["integer", "null"]}
 
-    A subschema that points elsewhere ($ref: its target lives in the whole schema) is wrapped in anyOf.
+    A subschema that points elsewhere (a $ref at any depth: its target lives in the whole schema)
+    is wrapped in anyOf, as is one validate cannot judge.
     """
-    if "$ref" in schema:
+    if _mentions_ref(schema):
         return {"anyOf": [schema, {"type": "null"}]}
-    if validate(schema, None) == []:
-        return schema
+    try:
+        if validate(schema, None) == []:
+            return schema
+    except ValueError:
+        return {"anyOf": [schema, {"type": "null"}]}
     if "enum" in schema:  # Optional[Literal[...]]: null joins the enum and the type list
         schema = schema | {"enum": schema["enum"] + [None]}
     if isinstance(schema.get("type"), str):

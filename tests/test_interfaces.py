@@ -1201,6 +1201,18 @@ class StrictMode(unittest.TestCase):
         self.assertEqual(validate(strict, {"owner": None}), [])
         self.assertTrue(validate(strict, {"owner": {"name": "A", "age": 3}}))
 
+    def test_odd_but_valid_schemas_do_not_crash_strict_mode(self):
+        pets = {"type": "object", "properties": {"pet": {"anyOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]},
+                                                 "flag": True},
+                "required": None, "$defs": {"cat": {"type": "object", "properties": {"m": {"type": "string"}}},
+                                            "dog": {"type": "object", "properties": {"w": {"type": "string"}}}}}
+        strict, _ = strict_schema(pets)
+        self.assertEqual(strict["properties"]["pet"]["anyOf"][1], {"type": "null"})
+        self.assertEqual(strict["properties"]["flag"], True)
+        self.assertEqual(interfaces.strict_blockers(pets), ["$.flag: a schema that is not an object (true)"])
+        self.assertEqual(from_strict_arguments(pets, {"pet": None, "flag": None}), {"flag": None})  # true admits null
+        self.assertEqual(from_strict_arguments(pets, {"pet": {"m": "meow"}}), {"pet": {"m": "meow"}})
+
     def test_from_strict_arguments_drops_nulls_only_where_null_is_not_accepted(self):
         schema = {"type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"},
                                                    "note": {"type": ["string", "null"]}, "any": {}}}

@@ -7,12 +7,14 @@ MESSAGES checks that an error names the path, what was expected and what was giv
 Run: python3 -m unittest tests.test_validate -v
 """
 import copy
+import json
 import sys
 import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tool_core  # noqa: E402
 from tool_core import as_schema_types, is_json_type, json_equal, json_type, validate  # noqa: E402
 
 # --- Tables: (schema, value, expected_valid) per keyword ---
@@ -429,6 +431,28 @@ AS_SCHEMA_TYPES = [  # (schema, a valid value, what the tool receives): 1.0 -> 1
     ({"if": {"minimum": 10}, "else": {"type": "integer"}}, 2.0, 2),
     ({"properties": {"a": {"not": {"type": "integer", "maximum": 0}}}}, {"a": 1.0}, {"a": 1.0}),  # "not" types nothing
 ]
+
+
+class FoundByFuzzing(unittest.TestCase):
+    def test_a_huge_integer_against_multiple_of(self):
+        # math.isfinite(10**400) raises OverflowError: an int is finite without asking
+        huge = json.loads("1" + "0" * 400)
+        for check in (lambda s, v: validate(s, v), lambda s, v: tool_core.compile_schema(s)(v)):
+            self.assertEqual(check({"multipleOf": 2}, huge), [])
+            self.assertEqual(check({"multipleOf": 0.5}, huge), [])
+            self.assertEqual(len(check({"multipleOf": 3}, huge)), 1)
+
+    def test_nullable_leaves_a_ref_to_the_whole_schema(self):
+        for sub in ({"$ref": "#/$defs/cat"}, {"anyOf": [{"$ref": "#/$defs/cat"}, {"$ref": "#/$defs/dog"}]},
+                    {"type": "object", "properties": {"x": {"$ref": "#"}}}):
+            with self.subTest(sub=sub):
+                self.assertEqual(tool_core.nullable(sub), {"anyOf": [sub, {"type": "null"}]})
+        self.assertEqual(tool_core.nullable({"enum": 5}), {"anyOf": [{"enum": 5}, {"type": "null"}]})  # validate raises
+
+    def test_a_long_chain_of_refs_is_not_only_called_a_loop(self):
+        defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(120)} | {"d120": {"type": "integer"}}
+        with self.assertRaisesRegex(ValueError, "in a loop, or chains more \\$refs than validate follows"):
+            validate({"$ref": "#/$defs/d0", "$defs": defs}, 1)
 
 
 class AsSchemaTypes(unittest.TestCase):
