@@ -873,6 +873,18 @@ def _read_call(name: JSON, raw_arguments: JSON, call_id: str) -> ToolCall | Pars
     return ToolCall(name, arguments, id=call_id)
 
 
+def _blocks(content: JSON) -> list[dict]:
+    """Return a message's content as blocks: a plain string is one text block; anything but a block is dropped."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def _text_of(content: JSON) -> str:
+    """Return the text of a message's content: a string, or the text of its text blocks (content parts); null is ''."""
+    return "".join(b.get("text", "") for b in _blocks(content) if b.get("type") == "text" and isinstance(b.get("text"), str))
+
+
 def _result_pair(result: ToolResult) -> tuple[str, bool]:
     return result.text, not result.ok
 
@@ -942,9 +954,10 @@ class OpenAI(Dialect):
              "function": {"name": c.name, "arguments": json.dumps(c.arguments, ensure_ascii=False)}} for c in calls]}
 
     def read_calls(self, turn: dict) -> tuple[str, list[ToolCall | ParseError]]:
-        items = [_read_call(e.get("function", {}).get("name"), e.get("function", {}).get("arguments"), e.get("id", ""))
-                 for e in turn.get("tool_calls") or []]
-        return turn.get("content") or "", items
+        entries = [e if isinstance(e, dict) else {} for e in turn.get("tool_calls") or []]
+        functions = [e.get("function") if isinstance(e.get("function"), dict) else {} for e in entries]
+        items = [_read_call(f.get("name"), f.get("arguments"), e.get("id", "")) for e, f in zip(entries, functions)]
+        return _text_of(turn.get("content")), items
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> list[dict]:
         # subtle: Chat Completions has no error flag for a tool message; the error is in the text
@@ -956,7 +969,7 @@ class OpenAI(Dialect):
         for m in messages:
             if m.get("role") != "tool" or "tool_call_id" not in m:
                 raise ValueError(f"expected tool messages with a tool_call_id, got {show(m)}")
-            text = m.get("content", "")
+            text = _text_of(m.get("content"))  # a string, or content parts (their text), or null
             found[m["tool_call_id"]] = _read_result(text[len("Error: "):], True) if text.startswith("Error: ") \
                 else _read_result(text, False)
         return found
@@ -980,10 +993,9 @@ class Anthropic(Dialect):
         return {"role": "assistant", "content": blocks}
 
     def read_calls(self, turn: dict) -> tuple[str, list[ToolCall | ParseError]]:
-        text = "".join(b.get("text", "") for b in turn.get("content", []) if b.get("type") == "text")
-        items = [_read_call(b.get("name"), b.get("input"), b.get("id", ""))
-                 for b in turn.get("content", []) if b.get("type") == "tool_use"]
-        return text, items
+        blocks = _blocks(turn.get("content"))  # content may be a plain string: one text block
+        items = [_read_call(b.get("name"), b.get("input"), b.get("id", "")) for b in blocks if b.get("type") == "tool_use"]
+        return _text_of(blocks), items
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> dict:
         blocks = []
@@ -994,17 +1006,16 @@ class Anthropic(Dialect):
 
     def read_results(self, message: dict) -> dict[str, ToolResult]:
         found, text_seen = {}, False
-        for b in message.get("content", []):
+        for b in _blocks(message.get("content")):
             if b.get("type") == "text":
                 text_seen = True
             elif b.get("type") == "tool_result":
                 if text_seen:  # the API refuses this: the results come first, then any text
                     raise ValueError("a tool_result block follows a text block; every tool_result must come "
                                      "before any text in the user message")
-                content = b.get("content", "")
-                if isinstance(content, list):  # content blocks: keep their text
-                    content = "".join(x.get("text", "") for x in content if x.get("type") == "text")
-                found[b["tool_use_id"]] = _read_result(content, bool(b.get("is_error")))
+                if not isinstance(b.get("tool_use_id"), str):
+                    raise ValueError(f"a tool_result block needs the tool_use_id of its call, got {show(b)}")
+                found[b["tool_use_id"]] = _read_result(_text_of(b.get("content", "")), bool(b.get("is_error")))
         return found
 
 
@@ -1039,14 +1050,15 @@ class MCP(Dialect):
     def read_results(self, messages: list[dict]) -> dict[str, ToolResult]:
         found = {}
         for m in messages:
+            if not isinstance(m, dict) or "id" not in m:
+                raise ValueError(f"expected JSON-RPC responses with the id of their tools/call, got {show(m)}")
             if isinstance(m.get("error"), dict):  # a protocol error (unknown tool, bad arguments): no result at all
                 error = m["error"]
                 found[str(m["id"])] = ToolResult(False, error_kind="execution_error",
                                                  message=f"JSON-RPC error {error.get('code')}: {error.get('message', '')}")
                 continue
-            result = m.get("result", {})
-            text = "".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
-            found[str(m["id"])] = _read_result(text, bool(result.get("isError")))
+            result = m.get("result") if isinstance(m.get("result"), dict) else {}
+            found[str(m["id"])] = _read_result(_text_of(result.get("content", [])), bool(result.get("isError")))
         return found
 
 
@@ -1083,7 +1095,10 @@ class TextProtocol(Dialect):
         return tool_core.render_tool_results(pairs)
 
     def read_results(self, message: str) -> dict[str, ToolResult]:
-        return {r["id"]: _read_result(r["content"], "error" in r) for r in tool_core.parse_tool_results(message)}
+        results = tool_core.parse_tool_results(message)
+        if any("id" not in r for r in results):
+            raise ValueError("every <tool_result> needs the id of its call: <tool_result name=... id=...>")
+        return {r["id"]: _read_result(r["content"], "error" in r) for r in results}
 
 
 class Qwen(TextProtocol):

@@ -1312,6 +1312,28 @@ class ReadingCallsAndResults(unittest.TestCase):
 # --- 4. The demos ---
 # ---------------------------------------------------------------------------------------------
 
+class PlausibleMessages(unittest.TestCase):
+    """Messages the vendors' formats allow, and broken ones: read, or refused with a ValueError, never a crash."""
+
+    def test_shapes_the_formats_allow(self):
+        parts = [{"type": "text", "text": "4"}, {"type": "text", "text": "2"}]
+        self.assertEqual(OpenAI().read_results([{"role": "tool", "tool_call_id": "c1", "content": parts}])["c1"].content, "42")
+        self.assertEqual(OpenAI().read_results([{"role": "tool", "tool_call_id": "c1", "content": None}])["c1"].content, "")
+        self.assertEqual(Anthropic().read_results({"role": "user", "content": "thanks"}), {})  # a string is legal content
+        self.assertEqual(Anthropic().read_calls({"role": "assistant", "content": "just text"}), ("just text", []))
+        text, (item,) = OpenAI().read_calls({"tool_calls": [{"id": "c1", "function": None}]})
+        self.assertEqual((type(item), item.id), (ParseError, "c1"))  # a malformed call, kept with its id
+
+    def test_what_breaks_a_format_is_a_value_error(self):
+        cases = [(Anthropic(), {"role": "user", "content": [{"type": "tool_result", "content": "x"}]}, "tool_use_id"),
+                 (MCP(), [{"jsonrpc": "2.0", "result": {"content": []}}], "the id of their tools/call"),
+                 (TextProtocol(), '<tool_result name="f">5</tool_result>', "needs the id of its call")]
+        for dialect, message, said in cases:
+            with self.subTest(dialect=dialect.name):
+                with self.assertRaisesRegex(ValueError, said):
+                    dialect.read_results(message)
+
+
 class McpProtocolErrors(unittest.TestCase):
     def test_a_json_rpc_error_is_a_failed_result(self):
         results = MCP().read_results([{"jsonrpc": "2.0", "id": "c1", "error": {"code": -32602, "message": "Unknown tool: x"}},
