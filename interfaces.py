@@ -144,7 +144,8 @@ class CardinalAPI:
         if handler is None:
             known = sorted(f"{m} {p}" for m, p in self.routes)
             return _error(404, f"no route {method} {url.path}; routes: {', '.join(known)}")
-        if not secrets.compare_digest(headers.get(API_KEY_HEADER) or "", self.token):
+        if not secrets.compare_digest((headers.get(API_KEY_HEADER) or "").encode("utf-8", "replace"),
+                                      self.token.encode()):  # bytes: str would refuse a non-ASCII header
             return _error(401, f"missing or wrong {API_KEY_HEADER} header")
         if self.unavailable:
             return _error(503, "the directory is down for maintenance; try again in a few minutes")
@@ -153,14 +154,14 @@ class CardinalAPI:
         if method == "POST":
             try:
                 payload = json.loads(body.decode("utf-8") or "null")
-            except (UnicodeDecodeError, ValueError) as exc:
-                return _error(400, f"the body must be JSON: {exc}")
+            except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+                return _error(400, f"the body must be JSON: {'nested too deeply' if isinstance(exc, RecursionError) else exc}")
         return handler(query, payload)
 
     def list_people(self, query: dict, body: JSON) -> tuple[int, JSON]:
         """GET /people?team=&limit=: unknown parameters are ignored, as many real APIs do."""
         limit = query.get("limit", "20")
-        if not re.fullmatch(r"[0-9]+", limit) or not 1 <= int(limit) <= MAX_LIMIT:
+        if not re.fullmatch(r"[0-9]{1,9}", limit) or not 1 <= int(limit) <= MAX_LIMIT:
             return _error(400, f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}")
         team = query.get("team")
         found = [p for p in self.people if team is None or p["team"] == team]
@@ -172,7 +173,7 @@ class CardinalAPI:
 
     def make_digest(self, query: dict, body: JSON) -> tuple[int, JSON]:
         """POST /digests {"team", "days"}: write a digest (a side effect: it is stored)."""
-        if not isinstance(body, dict) or body.get("team") not in {t["name"] for t in self.teams}:
+        if not isinstance(body, dict) or body.get("team") not in [t["name"] for t in self.teams]:  # [1] is no team
             return _error(422, f"team must be one of {[t['name'] for t in self.teams]}, got {show(body)}")
         days = body.get("days", 7)
         if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 30:
@@ -328,15 +329,20 @@ def _handler_for(server: LoopbackServer):
 
         def _answer(self) -> None:
             length = self.headers.get("Content-Length")
+            size = int(length) if length is not None and re.fullmatch(r"[0-9]{1,15}", length) else None
             if server.path and urlsplit(self.path).path != server.path:
                 status, headers, data = 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
-            elif self.command == "POST" and not (length or "").isdigit():
-                status, headers, data = server.refuse(411, "a POST needs a Content-Length header")
-            elif (length or "").isdigit() and int(length) > server.max_body:
+            elif length is not None and size is None:
+                status, headers, data = server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
+                self.close_connection = True  # where the body ends is unknown
+            elif self.headers.get("Transfer-Encoding") or (self.command == "POST" and size is None):
+                status, headers, data = server.refuse(411, "a body needs a Content-Length header (no chunked bodies)")
+                self.close_connection = True  # a chunked body was not read: it must not pass for the next request
+            elif size is not None and size > server.max_body:
                 status, headers, data = server.refuse(413, f"the body is over {server.max_body:,} bytes")
                 self.close_connection = True  # the body was not read
             else:
-                body = self.rfile.read(int(length)) if (length or "").isdigit() else b""
+                body = self.rfile.read(size) if size else b""
                 try:
                     status, headers, data = server.respond(self.command, self.path, self.headers, body)
                 except Exception as exc:  # a bug in a handler is a 500 for this client, not a dead server
@@ -345,6 +351,11 @@ def _handler_for(server: LoopbackServer):
             for key, value in headers.items():
                 self.send_header(key, value)
             self.send_header("Content-Length", str(len(data)))
+            if self.close_connection:
+                self.send_header("Connection", "close")
+            if self.request_version == "HTTP/0.9":  # no head at all in HTTP/0.9: the body alone
+                self.wfile.write(data)
+                return
             # subtle: end the head and send it with the body in one write (what end_headers does, plus the
             # body); two writes meet Nagle's algorithm and the peer's delayed ACK: 40 ms per request
             self._headers_buffer.append(b"\r\n" + data)

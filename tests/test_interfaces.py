@@ -356,7 +356,48 @@ class CardinalHandle(unittest.TestCase):
 # --- 1b. The server on real HTTP ---
 # ---------------------------------------------------------------------------------------------
 
+def socket_exchange(url: str, raw: bytes) -> bytes:
+    """Write raw bytes to the server and read everything it sends until it closes the connection."""
+    with socket.create_connection((urlsplit(url).hostname, urlsplit(url).port), timeout=2) as sock:
+        sock.sendall(raw)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class CardinalHTTP(unittest.TestCase):
+    def test_malformed_requests_get_an_answer_and_end_the_connection(self):
+        # found by fuzzing: each of these once dropped the connection, answered 500, or left a body to be read
+        # as the next request; every answer here is one response, then the server closes
+        server = cardinal(self)
+        key = f"X-API-Key: {TOKEN}\r\n".encode()
+        cases = [  # (request bytes, the status line's code, a word of the body)
+            (b"POST /digests HTTP/1.1\r\n" + key + "Content-Length: \u00b2\r\n\r\n{}".encode(), b"400", b"Content-Length"),
+            (b"POST /digests HTTP/1.1\r\n" + key + b"Content-Length: " + b"0" * 5000 + b"2\r\n\r\n{}", b"400", b"Content-Length"),
+            (b"PUT /digests HTTP/1.1\r\n" + key + b"Transfer-Encoding: chunked\r\n\r\n5\r\nGET /\r\n0\r\n\r\n", b"411", b"chunked"),
+        ]
+        for raw, status, said in cases:
+            with self.subTest(raw=raw[:60]):
+                answer = socket_exchange(server.url, raw + b"GET /teams HTTP/1.1\r\n" + key + b"\r\n")
+                self.assertTrue(answer.startswith(b"HTTP/1.1 " + status), answer[:80])
+                self.assertIn(said, answer)
+                self.assertEqual(answer.count(b"HTTP/1.1 "), 1)  # closed: the next request is not read
+        # HTTP/0.9 has no head: the body alone comes back
+        self.assertEqual(json.loads(socket_exchange(server.url, b"GET /people\r\n\r\n")),
+                         {"error": "missing or wrong X-API-Key header"})
+
+    def test_odd_values_are_client_errors(self):
+        server = cardinal(self)
+        key = {"X-API-Key": TOKEN}
+        cases = [("GET", "/people", {"X-API-Key": "\u00e9t\u00e9".encode("latin-1")}, None, 401),
+                 ("GET", "/people?limit=" + "9" * 5000, key, None, 400),
+                 ("POST", "/digests", key, b"[" * 200_000, 400),
+                 ("POST", "/digests", key, b'{"team": [1]}', 422)]
+        for method, target, headers, body, status in cases:
+            with self.subTest(target=target[:30], body=(body or b"")[:20]):
+                self.assertEqual(raw_request(server.url, method, target, headers, body)[0], status)
+
     def test_routes_tolerance_and_token_check_over_http(self):
         server = cardinal(self)
         key = {"X-API-Key": TOKEN}
