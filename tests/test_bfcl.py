@@ -11,8 +11,10 @@ tested as its docstring documents it. A disagreement with BFCL that bfcl_lab doe
 was an expectedFailure marked "# BUG:" until bfcl_lab was fixed; the comments now say "BFCL:".
 """
 import io
+import itertools
 import json
 import os
+import random
 import re
 import runpy
 import subprocess
@@ -722,6 +724,70 @@ def tearDownModule():
             proc.kill()
             proc.communicate()
     _STATE["folder"].cleanup()
+
+
+class OptimalPairing(unittest.TestCase):
+    def test_agrees_with_trying_every_order(self):
+        rng = random.Random(0)
+        for _ in range(2000):
+            n = rng.randint(0, 6)
+            ok = [[rng.random() < 0.4 for _ in range(n)] for _ in range(n)]
+            every_order = any(all(ok[i][j] for i, j in enumerate(p)) for p in itertools.permutations(range(n)))
+            self.assertEqual(bfcl_lab._perfect_matching(ok), every_order, ok)
+
+    def test_twelve_calls_that_match_nothing(self):
+        # trying every order was 12! = 479 million pairings; a matching is 144 checks
+        answers = [{"add": {"a": [i], "b": [0]}} for i in range(12)]
+        calls = [{"add": {"a": i + 100, "b": 0}} for i in range(12)]
+        self.assertEqual(outcome(ast_grade([ADD], answers, calls, "parallel", optimal=True)),
+                         "parallel_function_checker_no_order:cannot_find_match")
+        self.assertEqual(ast_grade([ADD], answers, list(reversed([{"add": {"a": i, "b": 0}} for i in range(12)])),
+                                   "parallel", optimal=True), bfcl_lab.PASS)
+
+
+class MalformedFiles(unittest.TestCase):
+    """Found by fuzzing: each of these once ended `grade` with a traceback; each is now a Problem or a decode failure."""
+
+    QUESTION = {"id": "simple_0", "question": [[{"role": "user", "content": "add"}]], "function": [ADD]}
+    ANSWER = {"id": "simple_0", "ground_truth": [{"add": {"a": [2], "b": [3]}}]}
+
+    def grade(self, questions=None, answers=None, results=None, raw_results: bytes | None = None):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        paths = []
+        for name, lines in (("q", questions or [self.QUESTION]), ("a", answers or [self.ANSWER]), ("r", results or [])):
+            path = os.path.join(folder.name, f"{name}.jsonl")
+            with open(path, "wb") as handle:
+                handle.write(raw_results if name == "r" and raw_results is not None
+                             else b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+            paths.append(path)
+        return bfcl_lab.grade_files(*paths)
+
+    def problems(self, report) -> list[str]:
+        return [p.message for p in report.problems if "no model result" not in p.message]
+
+    def test_inputs_that_cannot_be_graded_are_problems(self):
+        result = [{"id": "simple_0", "result": "[add(a=2, b=3)]"}]
+        cases = [(dict(answers=[{"id": "simple_0", "ground_truth": []}], results=result), "'ground_truth' is a non-empty list"),
+                 (dict(answers=[{"id": "simple_0", "ground_truth": [{}]}], results=result), "'ground_truth' is a non-empty list"),
+                 (dict(questions=[dict(self.QUESTION, function=[])], results=result), "'function' is a non-empty list"),
+                 (dict(raw_results=b"[" * 100_000 + b"\n"), "not JSON: nested too deeply"),
+                 (dict(raw_results=b'{"id": "simple_0", "result": "\xff"}\n'), "cannot read the file as UTF-8 text")]
+        for options, said in cases:
+            with self.subTest(said=said, options=str(options)[:60]):
+                report = self.grade(**options)
+                self.assertEqual(report.verdicts, {})
+                self.assertTrue(any(said in p for p in self.problems(report)), self.problems(report))
+
+    def test_odd_python_calls_are_decode_failures(self):
+        for text in ("[add(a=-'x', b=3)]", "[add(a={[1]: 2}, b=3)]", "[add(a={**x}, b=3)]",
+                     "[add(a=" + "+".join(["1"] * 100_000) + ", b=3)]"):
+            with self.subTest(text=text[:40]):
+                with self.assertRaises(DecodeError):
+                    decode_python_calls(text)
+                report = self.grade(results=[{"id": "simple_0", "result": text}])
+                self.assertEqual(outcome(report.verdicts["simple_0"]), "ast_decoder:decoder_failed")
+        self.assertEqual(decode_result([{"add": "[" * 100_000}])[0], None)  # arguments nested too deeply
 
 
 class Files(unittest.TestCase):
