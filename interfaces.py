@@ -418,6 +418,14 @@ def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] |
     writes a credential. A broken document raises ValueError here; a failed request becomes
     an execution_error result at call time (ToolExecutionError with the HTTP status).
     """
+    try:
+        return _tools_of(spec, base_url, credentials, timeout)
+    except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:  # a field of an odd type
+        raise ValueError(f"malformed OpenAPI document ({type(exc).__name__}: {str(exc)[:120]}); check each field "
+                         "against the OpenAPI 3.0/3.1 specification") from None
+
+
+def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, timeout: float) -> list[Tool]:
     _check_document(spec)
     resolver = _Resolver(spec)
     schemes = resolver.deref(spec.get("components", {}).get("securitySchemes", {}), "components.securitySchemes")
@@ -454,14 +462,22 @@ def describe_type(value: JSON) -> str:
                                                                            f"a {tool_core.json_type(value)}")
 
 
+MAX_INLINED_NODES = 200_000
+
+
 class _Resolver:
     """Resolve local $refs (#/components/...) by inlining them; a loop or a dangling ref is a ValueError."""
 
     def __init__(self, spec: dict):
         self.spec = spec
+        self.inlined = 0  # nodes written so far: $refs to $refs double it at each level (a "billion laughs")
 
     def deref(self, node: JSON, where: str, seen: tuple[str, ...] = ()) -> JSON:
         """Return node with every $ref inside it replaced by a copy of its target."""
+        self.inlined += 1
+        if self.inlined > MAX_INLINED_NODES:
+            raise ValueError(f"{where}: the $refs expand to more than {MAX_INLINED_NODES:,} schema nodes (schemas that "
+                             "each refer to the next several times); a tool's schema cannot be that large")
         if isinstance(node, list):
             return [self.deref(x, where, seen) for x in node]
         if not isinstance(node, dict):

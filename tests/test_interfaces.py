@@ -750,6 +750,31 @@ def query_param(name: str, schema: dict) -> dict:
 
 
 class BadDocuments(unittest.TestCase):
+    def test_fields_of_odd_types_are_value_errors(self):
+        # found by fuzzing 20,000 mutations of cardinal_openapi(): these raised AttributeError or TypeError
+        mutations = [lambda s: s.update(components=True),
+                     lambda s: s["paths"].update({"/digests": {"$ref": "#/info/title"}}),
+                     lambda s: s["paths"]["/people"]["get"].update(operationId={"a": 1}),
+                     lambda s: s["paths"]["/people"]["get"].update(responses=[1]),
+                     lambda s: s["paths"]["/people"]["get"].update(parameters=1.5)]
+        for n, mutate in enumerate(mutations):
+            with self.subTest(mutation=n):
+                spec = interfaces.cardinal_openapi()
+                mutate(spec)
+                with self.assertRaises(ValueError):
+                    openapi_to_tools(spec, "http://127.0.0.1:1")
+
+    def test_refs_that_double_at_each_level_are_refused_quickly(self):
+        spec = interfaces.cardinal_openapi()
+        schemas = spec["components"]["schemas"]
+        for i in range(30):  # 2**30 copies of the last schema if inlined: a "billion laughs"
+            schemas[f"L{i}"] = {"type": "object", "properties": {"a": {"$ref": f"#/components/schemas/L{i + 1}"},
+                                                                 "b": {"$ref": f"#/components/schemas/L{i + 1}"}}}
+        schemas["L30"] = {"type": "string"}
+        spec["paths"]["/people"]["get"]["parameters"][0]["schema"] = {"$ref": "#/components/schemas/L0"}
+        with self.assertRaisesRegex(ValueError, "expand to more than 200,000 schema nodes"):
+            openapi_to_tools(spec, "http://127.0.0.1:1")
+
     def test_each_broken_document_is_a_value_error_naming_the_problem(self):
         ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
         cases = [
