@@ -308,6 +308,15 @@ class MaxScoreEqualsFullScan(unittest.TestCase):
             pruned += index.visited < sum(len(index.postings[t]) for t in set(query))
         self.assertGreater(pruned, 10)
 
+    def test_a_query_longer_than_pruning_pays_for_scans_every_posting(self):
+        rng = random.Random(4)
+        documents, (words, weights) = zipf_corpus(rng)
+        index = tc.BM25Index(documents)
+        query = rng.sample(words, tc.MAX_PRUNED_TERMS + 1)  # distinct terms: one more than pruning takes
+        self.assertSameAsFullScan(index, query, 10)
+        self.assertEqual(index.visited, sum(len(index.postings[t]) for t in set(query) if t in index.postings))
+        self.assertSameAsFullScan(index, query[:tc.MAX_PRUNED_TERMS], 10)
+
     def test_postings_touched_by_hand(self):
         # d0 = r r, d1 = d2 = d3 = c, d4 = r c; N = 5, b = 0 (no length factor, k1 x 1 = 1.2).
         #   idf(r, n 2) = ln(1 + 3.5 / 2.5) = ln 2.4 ~ 0.8755;  idf(c, n 4) = ln(1 + 1.5 / 4.5) = ln(4/3) ~ 0.2877
