@@ -89,12 +89,15 @@ def _copy_rows(rows: dict[str, dict]) -> dict[str, dict]:
 
 
 def _parse_date(text: str) -> datetime.date:
-    if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        raise ValueError(f"new_date must be written YYYY-MM-DD, e.g. 2026-10-21; got {text!r}")
+    if not isinstance(text, str) or not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):  # ASCII digits: \d takes "２"
+        raise ValueError(f"new_date must be written YYYY-MM-DD in ASCII digits, e.g. 2026-10-21; got {text!r}")
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a calendar date") from None
+
+
+MAX_AMOUNT = 10_000  # what the credit tool accepts at all; the policy's limit (MAX_CREDIT) is the agent's to keep
 
 
 def service_registry(db: ServiceDB) -> ToolRegistry:
@@ -184,8 +187,8 @@ def service_registry(db: ServiceDB) -> ToolRegistry:
             reason: one line, e.g. "outage on 2026-10-12"
         """
         customer(customer_id)
-        if amount <= 0:
-            raise ValueError(f"amount must be more than 0, got {amount}")
+        if not 0 < amount <= MAX_AMOUNT:  # NaN fails both comparisons; a 400-digit int fails the second
+            raise ValueError(f"amount must be more than 0 and at most {MAX_AMOUNT:,} dollars, got {tool_core.show(amount)}")
         db.credits.append({"customer_id": customer_id, "amount": amount, "reason": reason})
         return {"customer_id": customer_id, "credited": amount}
 

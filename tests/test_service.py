@@ -231,6 +231,12 @@ TOOL_CALLS = [  # (tool, arguments, ok, words in the error, the change to the da
     ("issue_credit", {"customer_id": "C-305", "amount": 30, "reason": "flicker"}, True, "", {"credits": [("C-305", 30)]}),
     ("issue_credit", {"customer_id": "C-999", "amount": 10, "reason": "outage"}, False, "no customer 'C-999'", None),
     ("issue_credit", {"customer_id": "C-118", "amount": 0, "reason": "outage"}, False, "more than 0", None),
+    # found by fuzzing: these were stored, and a 400-digit amount made every later get_account an OverflowError
+    ("issue_credit", {"customer_id": "C-118", "amount": float("nan"), "reason": "x"}, False, "at most 10,000 dollars", None),
+    ("issue_credit", {"customer_id": "C-118", "amount": float("inf"), "reason": "x"}, False, "at most 10,000 dollars", None),
+    ("issue_credit", {"customer_id": "C-118", "amount": 10 ** 400, "reason": "x"}, False, "at most 10,000 dollars", None),
+    ("reschedule_appointment", {"appointment_id": "A-1007", "new_date": "\uff12\uff10\uff12\uff16-11-02"}, False,
+     "YYYY-MM-DD in ASCII digits", None),
     ("get_account", {"customer_id": "C-999"}, False, "no customer 'C-999'", None),
     ("list_appointments", {"customer_id": "C-999"}, False, "no customer 'C-999'", None),
     ("find_customer", {"name": "Nobody Here"}, False, "no customer named 'Nobody Here'", None),
