@@ -366,12 +366,18 @@ def child_path(path: str, key: str | int) -> str:
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 
 
+def _once(errors: typing.Iterable[str]) -> list[str]:
+    """Return the errors in order, each once. Example: ['$: x', '$: x', '$: y'] -> ['$: x', '$: y']"""
+    return list(dict.fromkeys(errors))
+
+
 class _Validation:
     """One validation run: knows the root schema (for $ref) and walks schema and value together."""
 
     def __init__(self, root: JSON):
         self.root = root
         self.refs_at: dict[str, int] = {}  # $refs being followed at each path of the value
+        self.seen: dict[tuple, list[str]] = {}  # (a $ref's target, a value, its path, refs active) -> its errors
 
     def errors(self, schema: JSON, value: JSON, path: str) -> Iterator[str]:
         if schema is True:
@@ -731,8 +737,14 @@ def _kw_one_of(validation, subs, value, schema, path):
         yield f"{path}: expected exactly one oneOf alternative to match, but {matched} all match {show(value)}"
 
 
+MAX_REASON = 300  # characters of each alternative's first error that an anyOf or oneOf message quotes
+
+
 def _none_matched(keyword: str, firsts: list[str], value: JSON, path: str) -> str:
-    reasons = "; ".join(f"[{i}] {first}" for i, first in enumerate(firsts))
+    # subtle: a recursive anyOf quotes its children's messages, which quote theirs: uncut, the
+    # message would double at each level of the value
+    reasons = "; ".join(f"[{i}] {first if len(first) <= MAX_REASON else first[:MAX_REASON - 1] + '…'}"
+                        for i, first in enumerate(firsts))
     return f"{path}: {describe(value)} matches none of the {len(firsts)} {keyword} alternatives ({reasons})"
 
 
@@ -754,11 +766,19 @@ def _kw_ref(validation, ref, value, schema, path):
     if active >= MAX_REF_DEPTH:
         raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop, "
                          f"or chains more $refs than validate follows")
-    validation.refs_at[path] = active + 1
-    try:
-        yield from validation.errors(validation.resolve(ref), value, path)
-    finally:
-        validation.refs_at[path] = active
+    target = validation.resolve(ref)
+    # subtle: recursion goes only through $ref, so this is where one value can meet one subschema
+    # again and again (anyOf branches that each recurse into the same child: 2^depth); each such
+    # meeting is judged once. Keyed by the place in the value and the $refs active there, so a
+    # loop is still met where it would be.
+    key = (id(target), id(value), path, active)
+    if key not in validation.seen:
+        validation.refs_at[path] = active + 1
+        try:
+            validation.seen[key] = _once(validation.errors(target, value, path))  # (else allOf doubles them per level)
+        finally:
+            validation.refs_at[path] = active
+    yield from validation.seen[key]
 
 
 KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
@@ -800,15 +820,16 @@ KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
 
 
 def validate(schema: JSON, value: JSON) -> list[str]:
-    """Check a value against a JSON Schema; return every error (empty list = valid).
+    """Check a value against a JSON Schema; return every error (empty list = valid), each once.
 
     Each error names the JSON path, what was expected and what was given, e.g.
     '$.priority: expected one of ["low", "normal", "high"], got "urgent"'.
+    An error two parts of the schema both find (allOf's branches, say) is listed once.
     A broken schema (bad $ref, bad pattern) is the programmer's mistake and raises ValueError.
     Example: validate({"type": "integer"}, 1.0) -> []
     """
     try:
-        return list(_Validation(schema).errors(schema, value, "$"))
+        return _once(_Validation(schema).errors(schema, value, "$"))
     except RecursionError:
         return ["$: the value is nested too deeply to validate"]
 
@@ -1368,9 +1389,19 @@ def _compile_ref(compiler, ref, schema):
     def check(value, path, refs, out):
         if refs >= MAX_REF_DEPTH:
             raise _Unplanned("a $ref loop")  # validate meets the same loop and raises the error that names it
-        for target_check in sub[value.__class__]:
-            target_check(value, path, refs + 1, out)
+        key = (id(sub), id(value), path, refs)  # each meeting of a value and a $ref's target judged once (_kw_ref)
+        found = _CALL.seen.get(key)
+        if found is None:
+            found = []
+            for target_check in sub[value.__class__]:
+                target_check(value, path, refs + 1, found)
+            found = _CALL.seen[key] = _once(found)
+        for error in found:
+            out.append(error)
     return check
+
+
+_CALL = threading.local()  # .seen: the running Validator call's $ref meetings (each thread runs its own calls)
 
 
 COMPILE: dict[str, Callable[[_Compiler, JSON, dict], Check | None]] = {  # keyword -> its check's builder
@@ -1414,11 +1445,14 @@ class Validator:
     def __init__(self, schema: JSON, plan: _Plan | None):
         self.schema = schema
         self._plan = plan  # None: the schema is broken somewhere, so validate judges every value
+        self._refs = plan is not None and _mentions_ref(schema)  # only then can one value meet one subschema twice
 
     def __call__(self, value: JSON) -> list[str]:
         """Return the errors validate(self.schema, value) returns (or raise what it raises)."""
         if self._plan is None:
             return validate(self.schema, value)
+        if self._refs:
+            saved, _CALL.seen = getattr(_CALL, "seen", None), {}
         errors: list[str] = []
         try:
             for check in self._plan[value.__class__]:
@@ -1427,7 +1461,10 @@ class Validator:
             return ["$: the value is nested too deeply to validate"]
         except (_Unplanned, TypeError, AttributeError):  # a $ref loop, or a value json.loads never returns
             return validate(self.schema, value)
-        return errors
+        finally:
+            if self._refs:
+                _CALL.seen = saved
+        return errors if len(errors) < 2 else _once(errors)
 
 
 def compile_schema(schema: JSON) -> Validator:

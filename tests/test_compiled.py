@@ -248,6 +248,35 @@ def random_root(rng: random.Random):
     return schema | {"$defs": {"d0": random_schema(rng, 2), "d1": {"items": {"$ref": "#/$defs/d1"}, "type": "array"}}}
 
 
+class RecursiveSchemas(unittest.TestCase):
+    """Found by fuzzing: anyOf (or if/then/else, allOf) branches that each recurse through $ref into the same
+    child judged it once per branch, 2^depth times: a 40-byte value took 20 s. Each meeting is judged once now."""
+
+    SCHEMAS = [
+        {"anyOf": [{"type": "array", "items": {"$ref": "#"}, "minItems": 1},
+                   {"type": "array", "items": {"$ref": "#"}, "maxItems": 3}]},
+        {"if": {"type": "array", "items": {"$ref": "#"}}, "then": {"type": "array", "items": {"$ref": "#"}},
+         "else": {"type": "array", "items": {"$ref": "#"}}},
+        {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}], "not": {"type": "string"}},
+    ]
+
+    def test_deep_values_are_judged_once_per_place(self):
+        deep = []
+        for _ in range(40):  # 2^40 judgements without the memo: this test would not finish
+            deep = [deep]
+        broken = ["x"]
+        for _ in range(40):
+            broken = [broken]
+        for n, schema in enumerate(self.SCHEMAS):
+            with self.subTest(schema=n):
+                self.assertEqual(validate(schema, deep), [])
+                self.assertEqual(compile_schema(schema)(deep), [])
+                errors = validate(schema, broken)
+                self.assertTrue(errors)
+                self.assertEqual(compile_schema(schema)(broken), errors)
+                self.assertTrue(all("[0]" * 40 in e or "anyOf" in e or "not" in e for e in errors), errors)
+
+
 class RandomSchemas(unittest.TestCase):
     def test_random_schemas_and_values(self):
         rng, failures, checked = random.Random(11), [], 0

@@ -449,6 +449,12 @@ class FoundByFuzzing(unittest.TestCase):
                 self.assertEqual(tool_core.nullable(sub), {"anyOf": [sub, {"type": "null"}]})
         self.assertEqual(tool_core.nullable({"enum": 5}), {"anyOf": [{"enum": 5}, {"type": "null"}]})  # validate raises
 
+    def test_an_error_two_branches_find_is_listed_once(self):
+        schema = {"allOf": [{"required": ["a"]}, {"required": ["a"], "properties": {"b": {"type": "integer"}}}]}
+        expected = ["$: missing required properties ['a'] (required: ['a'])", "$.b: expected integer, got string \"x\""]
+        self.assertEqual(validate(schema, {"b": "x"}), expected)
+        self.assertEqual(tool_core.compile_schema(schema)({"b": "x"}), expected)
+
     def test_a_long_chain_of_refs_is_not_only_called_a_loop(self):
         defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(120)} | {"d120": {"type": "integer"}}
         with self.assertRaisesRegex(ValueError, "in a loop, or chains more \\$refs than validate follows"):
