@@ -767,15 +767,23 @@ def _kw_ref(validation, ref, value, schema, path):
         raise ValueError(f"$ref chain deeper than {MAX_REF_DEPTH} at {path}: the schema refers to itself in a loop, "
                          f"or chains more $refs than validate follows")
     target = validation.resolve(ref)
-    # subtle: recursion goes only through $ref, so this is where one value can meet one subschema
-    # again and again (anyOf branches that each recurse into the same child: 2^depth); each such
-    # meeting is judged once. Keyed by the place in the value and the $refs active there, so a
-    # loop is still met where it would be.
+    # subtle: recursion goes only through $ref, so this is where one array or object can meet one
+    # subschema again and again (anyOf branches that each recurse into the same child: 2^depth);
+    # each such meeting is judged once, its errors each listed once (else allOf doubles them per
+    # level). Keyed by the place in the value and the $refs active there, so a loop is still met
+    # where it would be. A leaf is judged as before: cheap, and lazily (is_valid stops early).
+    if type(value) is not dict and type(value) is not list:
+        validation.refs_at[path] = active + 1
+        try:
+            yield from validation.errors(target, value, path)
+        finally:
+            validation.refs_at[path] = active
+        return
     key = (id(target), id(value), path, active)
     if key not in validation.seen:
         validation.refs_at[path] = active + 1
         try:
-            validation.seen[key] = _once(validation.errors(target, value, path))  # (else allOf doubles them per level)
+            validation.seen[key] = _once(validation.errors(target, value, path))
         finally:
             validation.refs_at[path] = active
     yield from validation.seen[key]
@@ -820,16 +828,16 @@ KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
 
 
 def validate(schema: JSON, value: JSON) -> list[str]:
-    """Check a value against a JSON Schema; return every error (empty list = valid), each once.
+    """Check a value against a JSON Schema; return every error (empty list = valid).
 
     Each error names the JSON path, what was expected and what was given, e.g.
     '$.priority: expected one of ["low", "normal", "high"], got "urgent"'.
-    An error two parts of the schema both find (allOf's branches, say) is listed once.
+    Inside a $ref's target, an error two branches find is listed once (see _kw_ref).
     A broken schema (bad $ref, bad pattern) is the programmer's mistake and raises ValueError.
     Example: validate({"type": "integer"}, 1.0) -> []
     """
     try:
-        return _once(_Validation(schema).errors(schema, value, "$"))
+        return list(_Validation(schema).errors(schema, value, "$"))
     except RecursionError:
         return ["$: the value is nested too deeply to validate"]
 
@@ -1389,13 +1397,19 @@ def _compile_ref(compiler, ref, schema):
     def check(value, path, refs, out):
         if refs >= MAX_REF_DEPTH:
             raise _Unplanned("a $ref loop")  # validate meets the same loop and raises the error that names it
-        key = (id(sub), id(value), path, refs)  # each meeting of a value and a $ref's target judged once (_kw_ref)
-        found = _CALL.seen.get(key)
+        checks = sub[value.__class__]
+        if value.__class__ is not dict and value.__class__ is not list:  # a leaf: judged as validate does (_kw_ref)
+            for target_check in checks:
+                target_check(value, path, refs + 1, out)
+            return
+        seen = _CALL.seen
+        key = (id(sub), id(value), path, refs)  # each meeting of a container and a $ref's target judged once (_kw_ref)
+        found = seen.get(key)
         if found is None:
             found = []
-            for target_check in sub[value.__class__]:
+            for target_check in checks:
                 target_check(value, path, refs + 1, found)
-            found = _CALL.seen[key] = _once(found)
+            found = seen[key] = _once(found) if len(found) > 1 else found
         for error in found:
             out.append(error)
     return check
@@ -1464,7 +1478,7 @@ class Validator:
         finally:
             if self._refs:
                 _CALL.seen = saved
-        return errors if len(errors) < 2 else _once(errors)
+        return errors
 
 
 def compile_schema(schema: JSON) -> Validator:

@@ -449,11 +449,13 @@ class FoundByFuzzing(unittest.TestCase):
                 self.assertEqual(tool_core.nullable(sub), {"anyOf": [sub, {"type": "null"}]})
         self.assertEqual(tool_core.nullable({"enum": 5}), {"anyOf": [{"enum": 5}, {"type": "null"}]})  # validate raises
 
-    def test_an_error_two_branches_find_is_listed_once(self):
-        schema = {"allOf": [{"required": ["a"]}, {"required": ["a"], "properties": {"b": {"type": "integer"}}}]}
-        expected = ["$: missing required properties ['a'] (required: ['a'])", "$.b: expected integer, got string \"x\""]
-        self.assertEqual(validate(schema, {"b": "x"}), expected)
-        self.assertEqual(tool_core.compile_schema(schema)({"b": "x"}), expected)
+    def test_inside_a_ref_an_error_two_branches_find_is_listed_once(self):
+        both = {"allOf": [{"required": ["a"]}, {"required": ["a"], "properties": {"b": {"type": "integer"}}}]}
+        once = ["$: missing required properties ['a'] (required: ['a'])", "$.b: expected integer, got string \"x\""]
+        self.assertEqual(validate(both, {"b": "x"}), [once[0], once[0], once[1]])  # at the root: as found
+        through_ref = {"$ref": "#/$defs/both", "$defs": {"both": both}}
+        self.assertEqual(validate(through_ref, {"b": "x"}), once)
+        self.assertEqual(tool_core.compile_schema(through_ref)({"b": "x"}), once)
 
     def test_a_long_chain_of_refs_is_not_only_called_a_loop(self):
         defs = {f"d{i}": {"$ref": f"#/$defs/d{i + 1}"} for i in range(120)} | {"d120": {"type": "integer"}}
