@@ -991,6 +991,7 @@ class _Compiler:
     def __init__(self, root: JSON):
         self.root = root
         self.plans: dict[int, _Plan] = {}  # id(subschema) -> its Plan (the subschemas live as long as root)
+        self.memo = _refs_multiply(root)  # then each $ref meeting is judged once per call (see _compile_ref)
 
     def plan(self, schema: JSON) -> _Plan:
         """Return the Plan of a subschema, building it on first use."""
@@ -1394,6 +1395,8 @@ def _compile_ref(compiler, ref, schema):
         raise _CannotCompile(f"$ref {show(ref)} does not resolve") from None
     sub = compiler.plan(target)
 
+    memo = compiler.memo
+
     def check(value, path, refs, out):
         if refs >= MAX_REF_DEPTH:
             raise _Unplanned("a $ref loop")  # validate meets the same loop and raises the error that names it
@@ -1402,17 +1405,60 @@ def _compile_ref(compiler, ref, schema):
             for target_check in checks:
                 target_check(value, path, refs + 1, out)
             return
-        seen = _CALL.seen
         key = (id(sub), id(value), path, refs)  # each meeting of a container and a $ref's target judged once (_kw_ref)
-        found = seen.get(key)
+        found = _CALL.seen.get(key) if memo else None
         if found is None:
             found = []
             for target_check in checks:
                 target_check(value, path, refs + 1, found)
-            found = seen[key] = _once(found) if len(found) > 1 else found
+            if len(found) > 1:
+                found = _once(found)
+            if memo:
+                _CALL.seen[key] = found
         for error in found:
             out.append(error)
     return check
+
+
+class _Multiplies(Exception):
+    """Raised inside _refs_multiply: following the $refs can reach one subschema again and again."""
+
+
+def _refs_multiply(root: JSON, limit: int = 10_000) -> bool:
+    """Say whether following a schema's $refs could judge one value many times over: the $refs form
+    a cycle (a recursive schema), or inlining them all would write more than `limit` schema nodes
+    (refs to refs, several times each). Only then does a compiled schema memoize $ref meetings.
+    Example: {"items": {"$ref": "#"}} -> True; {"$defs": {"a": {}}, "properties": {"x": {"$ref": "#/$defs/a"}}} -> False
+    """
+    sizes: dict[int, int | None] = {}  # id(a $ref's target) -> its inlined size (None: being measured)
+    resolver = _Validation(root)
+
+    def size(node: JSON) -> int:
+        if isinstance(node, list):
+            return 1 + sum(size(item) for item in node)
+        if not isinstance(node, dict):
+            return 1
+        total = 1 + sum(size(v) for k, v in node.items() if k != "$ref")
+        if "$ref" in node:
+            try:
+                target = resolver.resolve(node["$ref"])
+            except Exception:  # a broken $ref: validate reports it; nothing multiplies
+                target = None
+            if target is not None:
+                if id(target) in sizes and sizes[id(target)] is None:
+                    raise _Multiplies  # a cycle
+                if id(target) not in sizes:
+                    sizes[id(target)] = None
+                    sizes[id(target)] = size(target)
+                total += sizes[id(target)]
+        if total > limit:
+            raise _Multiplies
+        return total
+    try:
+        size(root)
+        return False
+    except (_Multiplies, RecursionError):
+        return True
 
 
 _CALL = threading.local()  # .seen: the running Validator call's $ref meetings (each thread runs its own calls)
@@ -1459,7 +1505,7 @@ class Validator:
     def __init__(self, schema: JSON, plan: _Plan | None):
         self.schema = schema
         self._plan = plan  # None: the schema is broken somewhere, so validate judges every value
-        self._refs = plan is not None and _mentions_ref(schema)  # only then can one value meet one subschema twice
+        self._refs = plan is not None and _refs_multiply(schema)  # only then can one value meet one subschema twice
 
     def __call__(self, value: JSON) -> list[str]:
         """Return the errors validate(self.schema, value) returns (or raise what it raises)."""

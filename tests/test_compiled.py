@@ -260,6 +260,17 @@ class RecursiveSchemas(unittest.TestCase):
         {"allOf": [{"items": {"$ref": "#"}}, {"items": {"$ref": "#"}}], "not": {"type": "string"}},
     ]
 
+    def test_which_schemas_memoize(self):
+        laughs = {f"L{i}": {"allOf": [{"$ref": f"#/$defs/L{i + 1}"}, {"$ref": f"#/$defs/L{i + 1}"}]} for i in range(30)}
+        cases = [(self.SCHEMAS[0], True),  # a cycle: "#" inside itself
+                 ({"$ref": "#/$defs/L0", "$defs": laughs | {"L30": {"type": "integer"}}}, True),  # 2^30 inlined
+                 ({"$defs": {"a": {"type": "string"}}, "properties": {"x": {"$ref": "#/$defs/a"}, "y": {"$ref": "#/$defs/a"}}},
+                  False),  # shared, not multiplied
+                 ({"type": "object"}, False), ({"$ref": "#/nowhere"}, False)]
+        for schema, expected in cases:
+            with self.subTest(schema=str(schema)[:50]):
+                self.assertEqual(tool_core._refs_multiply(schema), expected)
+
     def test_deep_values_are_judged_once_per_place(self):
         deep = []
         for _ in range(40):  # 2^40 judgements without the memo: this test would not finish
