@@ -462,7 +462,7 @@ def describe_type(value: JSON) -> str:
                                                                            f"a {tool_core.json_type(value)}")
 
 
-MAX_INLINED_NODES = 200_000
+MAX_INLINED_NODES = 50_000  # a tool schema this large would fill a context window by itself
 
 
 class _Resolver:

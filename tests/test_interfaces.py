@@ -772,7 +772,7 @@ class BadDocuments(unittest.TestCase):
                                                                  "b": {"$ref": f"#/components/schemas/L{i + 1}"}}}
         schemas["L30"] = {"type": "string"}
         spec["paths"]["/people"]["get"]["parameters"][0]["schema"] = {"$ref": "#/components/schemas/L0"}
-        with self.assertRaisesRegex(ValueError, "expand to more than 200,000 schema nodes"):
+        with self.assertRaisesRegex(ValueError, "expand to more than 50,000 schema nodes"):
             openapi_to_tools(spec, "http://127.0.0.1:1")
 
     def test_each_broken_document_is_a_value_error_naming_the_problem(self):

@@ -579,9 +579,16 @@ class Failures(unittest.TestCase):
     # an HTTPException and not an OSError, so it escapes post() as a raw exception instead of an LLMError,
     # and scripts/07_real_llm.py prints a traceback.
     def test_a_body_cut_short_is_an_llm_error(self):
-        api = FakeAPI(self, steps=[cut_short])
+        api, sleeps = FakeAPI(self, steps=[cut_short, cut_short]), Sleeps()
         with self.assertRaises(LLMError):
-            AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()).complete("s", "u")
+            AnthropicBackend(KEY, base_url=api.base, retries=1, sleep=sleeps).complete("s", "u")
+        self.assertEqual((len(api.requests), sleeps), (2, [0.5]))  # a dropped connection is retried, as the SDKs do
+
+    def test_a_body_cut_short_once_is_retried_to_success(self):
+        api = FakeAPI(self, steps=[cut_short])
+        reply = AnthropicBackend(KEY, base_url=api.base, sleep=Sleeps()).complete("s", "What is 2 + 3?")
+        self.assertEqual(len(api.requests), 2)
+        self.assertIn("<tool_call>", reply.text)  # the fake model's answer, read whole on the second try
 
     # Was a bug (fixed): a 200 whose JSON is not an object (a list, a string, null: a misconfigured proxy or server) reaches
     # data.get(...) in complete() and raises AttributeError, not an LLMError; the script prints a traceback.
