@@ -4,7 +4,8 @@
    best of --repeat wall times; anything over 1 s is flagged.
 2. parse_tool_calls on about 1 MB of model text holding 1,000 calls, next to bare json.loads
    of the same 1,000 payloads and the naive regex parser (target: at most 2x json.loads).
-3. parse_tool_calls on about 1 MB of broken calls (it must stay linear).
+3. parse_tool_calls on about 1 MB of broken calls (it must stay linear), and the inputs an
+   outside fuzz found quadratic or worse (a fence and a run of blanks, recursive schemas, ...).
 4. Tool-call arguments checked against ten tool schemas: validate (the interpreter) beside
    compile_schema (compiled once per schema), on valid and on invalid arguments.
 5. ToolRegistry.call (compiled validation + execute) on the Orrin Grid create_ticket schema.
@@ -105,6 +106,30 @@ def parser_throughput(repeat: int) -> list[list]:
 
 BROKEN_INPUTS = [("'<tool_call>[' repeated", "<tool_call>["), ("'<tool_call>x' repeated", "<tool_call>x"),
                  ("unclosed strings", '<tool_call>{"a": "x'), ("'<tool_call>{}' repeated", "<tool_call>{}")]
+
+
+def pathological_throughput() -> list[list]:
+    """Time inputs an outside fuzz once found quadratic or worse; each must take milliseconds, not seconds."""
+    call = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    recursive = {"anyOf": [{"type": "array", "items": {"$ref": "#"}, "minItems": 1},
+                           {"type": "array", "items": {"$ref": "#"}, "maxItems": 3}]}
+    deep: list = []
+    for _ in range(40):
+        deep = [deep]
+    import bfcl_lab
+    import tool_catalog
+    words = [f"w{i}" for i in range(20_000)]
+    index = tool_catalog.BM25Index([[w] for w in words])
+    blanks, tags = "```" + " " * 1_000_000 + "x" + call, "<tool_result>" * 80_000
+    cases = [("a fence opener and 1 MB of blanks (parse_tool_calls)", lambda: tool_core.parse_tool_calls(blanks)),
+             ("80,000 unclosed <tool_result> tags (parse_tool_results)", lambda: tool_core.parse_tool_results(tags)),
+             ("a recursive anyOf, a value 40 deep (validate)", lambda: tool_core.validate(recursive, deep)),
+             ("the same, compiled", lambda: tool_core.compile_schema(recursive)(deep)),
+             ("12 parallel calls matching none (ast_grade, optimal)", lambda: bfcl_lab.ast_grade(
+                 [bfcl_lab.ADD], [{"add": {"a": [i], "b": [0]}} for i in range(12)],
+                 [{"add": {"a": i + 100, "b": 0}} for i in range(12)], "parallel", optimal=True)),
+             ("a 20,000-term query over 20,000 tools (BM25 top_k)", lambda: index.top_k(words, 10))]
+    return [[label, f"{best_of(2, fn) * 1000:.1f}"] for label, fn in cases]
 
 
 def broken_throughput() -> list[list]:
@@ -418,6 +443,8 @@ def main() -> None:
     print(tool_core.format_table(["parser", "ms", "MB/s", "x json.loads", "note"], rows))
     print("\nParsing about 1 MB of broken calls (one ParseError each; must stay linear):\n")
     print(tool_core.format_table(["input", "ms", "ms, first 0.25 MB", "us per call", "errors"], broken_throughput()))
+    print("\nInputs that were once quadratic or worse (each took seconds to minutes):\n")
+    print(tool_core.format_table(["input", "ms"], pathological_throughput()))
     print("\nChecking tool-call arguments against the ten schemas of TOOL_SCHEMAS (us per object):\n")
     print(tool_core.format_table(["arguments", "validate", "compiled", "speed-up"], validation_throughput(args.repeat)))
     print("\n" + registry_throughput(args.repeat))
