@@ -93,6 +93,7 @@ TEAMS = [
 API_KEY_HEADER = "X-API-Key"
 MAX_LIMIT = 50
 MAX_REQUEST_BYTES = 1_000_000  # the largest request body the loopback servers read
+READ_TIMEOUT = 10.0  # seconds a connection may keep a loopback server waiting, mid-request or idle between requests
 
 # What the first generation gives the model: documentation written for people.
 CARDINAL_DOCS = """Cardinal directory API (base URL given below). Send your key in the X-API-Key header.
@@ -138,9 +139,12 @@ class CardinalAPI:
         with self.lock:
             self.requests.append((method, target))
         url = urlsplit(target)
+        method = "GET" if method == "HEAD" else method  # HEAD: GET's answer without the body (the server drops it)
         if method == "GET" and url.path == "/openapi.json":
             return 200, self.spec  # the contract is public; the operations need the key
         handler = self.routes.get((method, url.path))
+        if handler is None and self.allowed(url.path):
+            return _error(405, f"{url.path} does not take {method}; it takes {', '.join(self.allowed(url.path))}")
         if handler is None:
             known = sorted(f"{m} {p}" for m, p in self.routes)
             return _error(404, f"no route {method} {url.path}; routes: {', '.join(known)}")
@@ -158,12 +162,19 @@ class CardinalAPI:
                 return _error(400, f"the body must be JSON: {'nested too deeply' if isinstance(exc, RecursionError) else exc}")
         return handler(query, payload)
 
+    def allowed(self, path: str) -> list[str]:
+        """Return the methods a path takes (what a 405's Allow header lists). Example: '/people' -> ['GET', 'HEAD']"""
+        methods = {m for m, p in self.routes if p == path} | ({"GET"} if path == "/openapi.json" else set())
+        return sorted(methods | ({"HEAD"} if "GET" in methods else set()))
+
     def list_people(self, query: dict, body: JSON) -> tuple[int, JSON]:
         """GET /people?team=&limit=: unknown parameters are ignored, as many real APIs do."""
         limit = query.get("limit", "20")
         if not re.fullmatch(r"[0-9]{1,9}", limit) or not 1 <= int(limit) <= MAX_LIMIT:
             return _error(400, f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}")
         team = query.get("team")
+        if team is not None and team not in [t["name"] for t in self.teams]:  # the document's enum, kept
+            return _error(400, f"team must be one of {[t['name'] for t in self.teams]}, got {team!r}")
         found = [p for p in self.people if team is None or p["team"] == team]
         return 200, found[: int(limit)]
 
@@ -176,6 +187,8 @@ class CardinalAPI:
         if not isinstance(body, dict) or body.get("team") not in [t["name"] for t in self.teams]:  # [1] is no team
             return _error(422, f"team must be one of {[t['name'] for t in self.teams]}, got {show(body)}")
         days = body.get("days", 7)
+        if isinstance(days, float) and days.is_integer():
+            days = int(days)  # JSON Schema counts 13.0 as an integer, and so does the document
         if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 30:
             return _error(422, f"days must be a whole number from 1 to 30, got {show(days)}")
         members = [p["name"] for p in self.people if p["team"] == body["team"]]
@@ -188,14 +201,20 @@ class CardinalAPI:
 
 
 def cardinal_openapi() -> dict:
-    """Return the Cardinal API's OpenAPI 3.1 document (what /openapi.json serves)."""
+    """Return the Cardinal API's OpenAPI 3.1 document (what /openapi.json serves): every status it answers."""
     person = {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"},
                                                "team": {"$ref": "#/components/schemas/Team"},
                                                "role": {"type": "string"}}}
     ok = lambda text, schema: {"description": text, "content": {"application/json": {"schema": schema}}}  # noqa: E731
+    failed = {str(status): {"$ref": f"#/components/responses/{name}"} for status, name, _ in ERROR_RESPONSES
+              if status not in (411, 422)}
+    failed_post = {str(status): {"$ref": f"#/components/responses/{name}"} for status, name, _ in ERROR_RESPONSES}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Cardinal directory", "version": "1.0.0"},
+        "info": {"title": "Cardinal directory", "version": "1.0.0",
+                 "description": "A company directory. Like many real APIs it is tolerant in one way: a query "
+                                "parameter it does not know is ignored, not refused (the lecture's point about "
+                                "REST). Everything else this document does not allow is refused with a JSON error."},
         "security": [{"ApiKeyAuth": []}],
         "paths": {
             "/people": {"get": {
@@ -206,10 +225,10 @@ def cardinal_openapi() -> dict:
                      "schema": {"$ref": "#/components/schemas/Team"}},
                     {"name": "limit", "in": "query", "description": "the most people to return",
                      "schema": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 20}}],
-                "responses": {"200": ok("The people found.", {"type": "array", "items": person})}}},
+                "responses": {"200": ok("The people found.", {"type": "array", "items": person})} | failed}},
             "/teams": {"get": {
                 "operationId": "list_teams", "summary": "List the teams with their size.",
-                "responses": {"200": ok("Every team.", {"type": "array", "items": {"type": "object"}})}}},
+                "responses": {"200": ok("Every team.", {"type": "array", "items": {"type": "object"}})} | failed}},
             "/digests": {"post": {
                 "operationId": "make_digest", "summary": "Write a digest of a team's people and store it.",
                 "description": "This creates a record: call it only when the user asks for a digest.",
@@ -218,14 +237,30 @@ def cardinal_openapi() -> dict:
                         "team": {"$ref": "#/components/schemas/Team"},
                         "days": {"type": "integer", "minimum": 1, "maximum": 30, "default": 7,
                                  "description": "how many days the digest covers"}}}}}},
-                "responses": {"201": ok("The digest written.", {"type": "object"})}}},
+                "responses": {"201": ok("The digest written.", {"type": "object"})} | failed_post}},
         },
         "components": {
             "schemas": {"Team": {"type": "string", "enum": [t["name"] for t in TEAMS],
-                                 "description": "a team name"}},
+                                 "description": "a team name"},
+                        "Error": {"type": "object", "required": ["error"], "properties": {
+                            "error": {"type": "string", "description": "what was wrong and what is expected"}}}},
+            "responses": {name: ok(text, {"$ref": "#/components/schemas/Error"}) for _, name, text in ERROR_RESPONSES},
             "securitySchemes": {"ApiKeyAuth": {"type": "apiKey", "in": "header", "name": API_KEY_HEADER}},
         },
     }
+
+
+ERROR_RESPONSES = [  # (status, name in components.responses, when the server answers it)
+    (400, "BadRequest", "A parameter outside the document (a limit out of range, a team not in the enum) "
+                        "or a body that is not JSON."),
+    (401, "Unauthorized", "The X-API-Key header is missing or wrong."),
+    (408, "RequestTimeout", "The request did not arrive within the server's read timeout."),
+    (411, "LengthRequired", "A body without a Content-Length header (chunked bodies are not read)."),
+    (413, "PayloadTooLarge", "A body over 1,000,000 bytes."),
+    (421, "MisdirectedRequest", "A Host header that names neither 127.0.0.1 nor localhost."),
+    (422, "UnprocessableContent", "A body whose team or days the document does not allow."),
+    (503, "ServiceUnavailable", "The directory is down for maintenance; try again later."),
+]
 
 
 class LoopbackServer:
@@ -233,15 +268,15 @@ class LoopbackServer:
 
     Use it as a context manager (`with CardinalServer() as server: server.url`), or call start()
     and stop() yourself in a notebook. A subclass answers requests in `respond`; this class
-    reads them (a missing Content-Length on a POST is 411, a body over `max_body` 413), turns a
-    bug in `respond` into a 500, and writes each answer in one piece.
+    reads them and writes each answer in one piece. What it refuses is in the appendix 1b.
     """
 
     path = ""  # the one path served ("" = every path)
     max_body = MAX_REQUEST_BYTES
     software = "Lab/1.0"
 
-    def __init__(self) -> None:
+    def __init__(self, *, read_timeout: float = READ_TIMEOUT) -> None:
+        self.read_timeout = read_timeout  # the longest a connection may keep the server waiting for bytes
         self._httpd = None
         self._thread: threading.Thread | None = None
 
@@ -254,10 +289,8 @@ class LoopbackServer:
 
     def start(self, port: int = 0) -> "LoopbackServer":
         """Bind 127.0.0.1 (a free port unless one is given) and serve in a daemon thread; return self."""
-        from http.server import ThreadingHTTPServer  # imported here: importing the module starts nothing
         if self._httpd is None:
-            self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
-            self._httpd.daemon_threads = True
+            self._httpd = _loopback_httpd(port, _handler_for(self))
             self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
                                             name=type(self).__name__, daemon=True)
             self._thread.start()
@@ -282,8 +315,22 @@ class LoopbackServer:
         raise NotImplementedError
 
     def refuse(self, status: int, message: str) -> tuple[int, dict, bytes]:
-        """Answer a request the server will not read (411, 413) or could not answer (500)."""
+        """Answer a request the server will not read (408, 411, 413, 421) or could not answer (500)."""
         return _http_json(status, {"error": message})
+
+    def host_allowed(self, host: str | None) -> bool:
+        """Say whether a Host header names this server: a loopback address or name (with our port, if any).
+
+        A page on another site can point its own DNS name at 127.0.0.1 (DNS rebinding); the
+        browser then sends that name as Host, which is how the request is told apart.
+        """
+        if host is None:
+            return True  # HTTP/1.0 and 0.9 send none; a rebinding browser always does
+        name, _, port = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+        if not name:
+            name, port = host, ""
+        ours = str(self._httpd.server_address[1]) if self._httpd is not None else ""
+        return name.strip("[]").lower() in ("127.0.0.1", "localhost", "::1") and port in ("", ours)
 
 
 def wire_bytes(payload: JSON, **options) -> bytes:
@@ -310,13 +357,38 @@ class CardinalServer(LoopbackServer):
 
     software = "Cardinal/1.0"
 
-    def __init__(self, api: CardinalAPI | None = None):
-        super().__init__()
+    def __init__(self, api: CardinalAPI | None = None, **options):
+        super().__init__(**options)
         self.api = api or CardinalAPI()
 
     def respond(self, method: str, target: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
-        """Hand the request to the API and write its payload as JSON."""
-        return _http_json(*self.api.handle(method, target, headers, body))
+        """Hand the request to the API and write its payload as JSON (a 405 with its Allow header)."""
+        status, extra, data = _http_json(*self.api.handle(method, target, headers, body))
+        if status == 405:
+            extra["Allow"] = ", ".join(self.api.allowed(urlsplit(target).path))
+        return status, extra, data
+
+
+# --- 1b. Appendix: HTTP framing for the loopback servers (what each piece is for) ---
+#   - A listen backlog of 128, not socketserver's 5: fifty clients connecting at once were reset.
+#   - A read timeout on every connection: a client that stalls mid-request would hold a thread forever;
+#     it gets 408 and the connection is closed.
+#   - Host must name this server (421 otherwise): DNS rebinding, see LoopbackServer.host_allowed.
+#   - A body needs a Content-Length (411; a chunked body would be read as the next request), a sane
+#     one (400), and at most max_body bytes (413); every error, the standard library's too, is JSON.
+
+LISTEN_BACKLOG = 128
+
+
+def _loopback_httpd(port: int, handler):
+    """Bind a threading HTTP server on 127.0.0.1 with a backlog that takes a burst of clients."""
+    from http.server import ThreadingHTTPServer  # imported here: importing the module starts nothing
+
+    class Server(ThreadingHTTPServer):
+        request_queue_size = LISTEN_BACKLOG
+        daemon_threads = True
+
+    return Server(("127.0.0.1", port), handler)
 
 
 def _handler_for(server: LoopbackServer):
@@ -326,31 +398,43 @@ def _handler_for(server: LoopbackServer):
     class Handler(BaseHTTPRequestHandler):
         server_version = server.software
         protocol_version = "HTTP/1.1"
+        timeout = server.read_timeout  # applied to the socket by StreamRequestHandler.setup
 
         def _answer(self) -> None:
+            status, headers, data = self._read_and_respond()
+            self._write(status, headers, b"" if self.command == "HEAD" else data, len(data))
+
+        def _read_and_respond(self) -> tuple[int, dict, bytes]:
             length = self.headers.get("Content-Length")
             size = int(length) if length is not None and re.fullmatch(r"[0-9]{1,15}", length) else None
+            if not server.host_allowed(self.headers.get("Host")):
+                return server.refuse(421, f"this server answers to 127.0.0.1 or localhost, not {self.headers['Host'][:60]!r}")
             if server.path and urlsplit(self.path).path != server.path:
-                status, headers, data = 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
-            elif length is not None and size is None:
-                status, headers, data = server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
+                return 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
+            if length is not None and size is None:
                 self.close_connection = True  # where the body ends is unknown
-            elif self.headers.get("Transfer-Encoding") or (self.command == "POST" and size is None):
-                status, headers, data = server.refuse(411, "a body needs a Content-Length header (no chunked bodies)")
+                return server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
+            if self.headers.get("Transfer-Encoding") or (self.command == "POST" and size is None):
                 self.close_connection = True  # a chunked body was not read: it must not pass for the next request
-            elif size is not None and size > server.max_body:
-                status, headers, data = server.refuse(413, f"the body is over {server.max_body:,} bytes")
+                return server.refuse(411, "a body needs a Content-Length header (no chunked bodies)")
+            if size is not None and size > server.max_body:
                 self.close_connection = True  # the body was not read
-            else:
+                return server.refuse(413, f"the body is over {server.max_body:,} bytes")
+            try:
                 body = self.rfile.read(size) if size else b""
-                try:
-                    status, headers, data = server.respond(self.command, self.path, self.headers, body)
-                except Exception as exc:  # a bug in a handler is a 500 for this client, not a dead server
-                    status, headers, data = server.refuse(500, f"internal error: {type(exc).__name__}")
+            except TimeoutError:
+                self.close_connection = True
+                return server.refuse(408, f"the body did not arrive within {server.read_timeout:g} s")
+            try:
+                return server.respond(self.command, self.path, self.headers, body)
+            except Exception as exc:  # a bug in a handler is a 500 for this client, not a dead server
+                return server.refuse(500, f"internal error: {type(exc).__name__}")
+
+        def _write(self, status: int, headers: dict, data: bytes, length: int) -> None:
             self.send_response(status)
             for key, value in headers.items():
                 self.send_header(key, value)
-            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Content-Length", str(length))
             if self.close_connection:
                 self.send_header("Connection", "close")
             if self.request_version == "HTTP/0.9":  # no head at all in HTTP/0.9: the body alone
@@ -361,7 +445,13 @@ def _handler_for(server: LoopbackServer):
             self._headers_buffer.append(b"\r\n" + data)
             self.flush_headers()
 
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _answer
+        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_TRACE = _answer
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """The standard library's own refusals (a bad request line, an unknown method) as JSON too."""
+            self.close_connection = True
+            status, headers, data = server.refuse(code, message or self.responses.get(code, ("error",))[0])
+            self._write(status, headers, data, len(data))
 
         def log_message(self, *args) -> None:  # keep the demos' output clean
             pass
@@ -376,6 +466,7 @@ def _handler_for(server: LoopbackServer):
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 OPENAPI_ONLY = ("example", "xml", "discriminator", "externalDocs", "deprecated", "readOnly", "writeOnly", "nullable")
 MAX_BODY_SHOWN = 200
+MAX_RESPONSE_BYTES = 100_000  # about 25,000 tokens: past this a response would crowd out the conversation
 IGNORED_HEADERS = ("accept", "content-type", "authorization")
 
 
@@ -406,7 +497,7 @@ class Operation:
 
 
 def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] | None = None,
-                     timeout: float = 5.0) -> list[Tool]:
+                     timeout: float = 5.0, max_response_bytes: int = MAX_RESPONSE_BYTES) -> list[Tool]:
     """Turn every operation of an OpenAPI 3.0/3.1 document into a Tool that performs the request.
 
     name: operationId (else method and path, e.g. get_people_by_id); description: summary and
@@ -417,15 +508,19 @@ def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] |
     Authorization. Security schemes never become parameters, so the model never sees or
     writes a credential. A broken document raises ValueError here; a failed request becomes
     an execution_error result at call time (ToolExecutionError with the HTTP status).
+    The key stays with its origin: a redirect to another scheme, host or port is refused, and a
+    key that the service echoes back is redacted. `timeout` is the whole call's deadline, and a
+    response over `max_response_bytes` reaches the model cut, with a note (see the appendix 2b).
     """
     try:
-        return _tools_of(spec, base_url, credentials, timeout)
+        return _tools_of(spec, base_url, credentials, timeout, max_response_bytes)
     except (TypeError, AttributeError, KeyError, IndexError, RecursionError) as exc:  # a field of an odd type
         raise ValueError(f"malformed OpenAPI document ({type(exc).__name__}: {str(exc)[:120]}); check each field "
                          "against the OpenAPI 3.0/3.1 specification") from None
 
 
-def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, timeout: float) -> list[Tool]:
+def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, timeout: float,
+              max_bytes: int) -> list[Tool]:
     _check_document(spec)
     resolver = _Resolver(spec)
     schemes = resolver.deref(spec.get("components", {}).get("securitySchemes", {}), "components.securitySchemes")
@@ -442,7 +537,7 @@ def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, tim
     if twice:
         raise ValueError(f"two operations would both be the tool {twice}: give them distinct operationIds")
     auth = _Auth(schemes, credentials or {})
-    return [_tool_for(op, base_url.rstrip("/"), auth, timeout) for op in operations]
+    return [_tool_for(op, base_url.rstrip("/"), auth, timeout, max_bytes) for op in operations]
 
 
 def _check_document(spec: JSON) -> None:
@@ -667,8 +762,19 @@ class _Auth:
                     text = text.replace(form, "[redacted]")
         return text
 
+    def redact_value(self, value: JSON) -> JSON:
+        """Redact every string (and key) of a parsed response: a service may echo the key in a successful
+        answer too, and a JSON escape (\\u0041) would hide it from a search of the raw text."""
+        if isinstance(value, str):
+            return self.redact(value)
+        if isinstance(value, list):
+            return [self.redact_value(v) for v in value]
+        if isinstance(value, dict):
+            return {self.redact(k): self.redact_value(v) for k, v in value.items()}
+        return value
 
-def _tool_for(op: Operation, base_url: str, auth: _Auth, timeout: float) -> Tool:
+
+def _tool_for(op: Operation, base_url: str, auth: _Auth, timeout: float, max_bytes: int) -> Tool:
     """Build the Tool: the schema the model sees, and a function that sends the HTTP request."""
     properties = {p.name: p.schema for p in op.params}
     schema = {"type": "object", "properties": properties, "required": [p.name for p in op.params if p.required],
@@ -679,20 +785,17 @@ def _tool_for(op: Operation, base_url: str, auth: _Auth, timeout: float) -> Tool
         raise ValueError(f"{op.method} {op.path} ({op.name}): unusable schema: {exc}") from None
 
     def call(**arguments: JSON) -> JSON:
-        return _send(op, base_url, auth, timeout, arguments)
+        return _send(op, base_url, auth, timeout, arguments, max_bytes)
 
     call.__name__ = op.name
     return Tool(op.name, op.description, schema, call, read_only=op.method in ("GET", "HEAD", "OPTIONS"),
                 output_schema=op.output_schema)
 
 
-def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: dict) -> JSON:
+def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: dict, max_bytes: int) -> JSON:
     """Perform one validated call as an HTTP request; return the parsed response or raise ToolExecutionError."""
-    import urllib.error
-    import urllib.request
-
     where = {p.name: p.where for p in op.params}
-    path = re.sub(r"\{([^}]+)\}", lambda m: quote(str(_wire(arguments[m.group(1)])), safe=""), op.path)
+    path = re.sub(r"\{([^}]+)\}", lambda m: _path_segment(m.group(1), arguments[m.group(1)]), op.path)
     query = {k: _wire(v) for k, v in arguments.items() if where[k] == "query"}
     headers = {"Accept": "application/json"} | {k: str(_wire(v)) for k, v in arguments.items() if where[k] == "header"}
     body_fields = {k: v for k, v in arguments.items() if where[k] == "body"}
@@ -702,29 +805,39 @@ def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: 
         headers["Content-Type"] = "application/json"
     auth.apply(op.security, headers, query)
     url = base_url + path + ("?" + urlencode(query, doseq=True) if query else "")
-    request = urllib.request.Request(url, data=data, headers=headers, method=op.method)
-    opener = _opener()
     label = f"{op.method} {op.path}"
     try:
-        with opener.open(request, timeout=timeout) as response:
-            raw, kind = response.read(), response.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as exc:
-        text = exc.read().decode("utf-8", "replace").strip()
-        raise ToolExecutionError(f"{label} returned HTTP {exc.code}: {_short(auth.redact(text))}", status=exc.code) from None
-    except (TimeoutError, urllib.error.URLError, ConnectionError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(reason, TimeoutError) or "timed out" in str(reason):
-            raise ToolExecutionError(f"{label}: no answer within {timeout:g} s", retryable=True) from None
-        raise ToolExecutionError(auth.redact(f"{label}: could not reach the service at {base_url}: {reason}"),
-                                 retryable=True) from None  # the service may come back, as is_retryable says
-    return _decode(raw, kind, op, label, auth)
+        answer = http_request(op.method, url, data, headers, timeout=timeout, max_bytes=max_bytes)
+    except HTTPFailure as exc:
+        raise ToolExecutionError(auth.redact(f"{label}: {exc}"), retryable=exc.retryable) from None
+    if answer.status >= 400:
+        text = answer.body.decode("utf-8", "replace").strip()
+        raise ToolExecutionError(f"{label} returned HTTP {answer.status}: {_short(auth.redact(text))}",
+                                 status=answer.status)
+    if answer.left_out:
+        return auth.redact(_cut_note(answer, op))
+    return _decode(answer.body, answer.headers.get("Content-Type", ""), op, label, auth)
 
 
-@functools.lru_cache(maxsize=1)
-def _opener():
-    """Return one shared urllib opener that ignores proxy settings: loopback traffic must not leave the machine."""
-    import urllib.request
-    return urllib.request.build_opener(urllib.request.ProxyHandler({}))
+def _path_segment(name: str, value: JSON) -> str:
+    """Write a path parameter as one percent-encoded segment; '.' and '..' are refused (a proxy that normalises
+    the path would send the request, key attached, to another route). Example: 'a/b' -> 'a%2Fb'"""
+    text = str(_wire(value))
+    if text in (".", ".."):
+        raise ToolExecutionError(f"the path parameter {name!r} cannot be {text!r}: a dot segment names another "
+                                 "route; give the identifier itself", retryable=False)
+    return quote(text, safe="")
+
+
+def _cut_note(answer: "HTTPAnswer", op: Operation) -> str:
+    """Return the first bytes of an oversized response with a note: how much was left out, how to ask for less."""
+    shown = answer.body.decode("utf-8", "ignore")  # "ignore": the cut may fall inside a character
+    total = f"{len(answer.body) + answer.left_out:,} bytes" if answer.left_out > 0 else f"more than {len(answer.body):,} bytes"
+    narrow = [p.name for p in op.params if p.where == "query"]
+    ask = (f"ask for less with {', '.join(narrow)}" if narrow else "this operation takes no parameter that "
+           "narrows it, so ask for one item at a time if another tool allows it")
+    return (f"{shown}\n[cut: the response has {total}; only the first {len(answer.body):,} are shown. "
+            f"To see the rest, {ask}.]")
 
 
 def _wire(value: JSON) -> JSON:
@@ -739,21 +852,206 @@ def _wire(value: JSON) -> JSON:
 
 
 def _decode(raw: bytes, kind: str, op: Operation, label: str, auth: _Auth) -> JSON:
-    """Parse a response body as JSON (or as text where the operation declares text); anything else is an error."""
+    """Parse a response body as JSON (or as text where the operation declares text), any echoed key redacted;
+    anything else is an error."""
     text = raw.decode("utf-8", "replace")
     if not raw.strip():
         return None
     if op.text_response and kind.startswith("text/"):
-        return text
+        return auth.redact(text)
     try:
-        return json.loads(text)
-    except ValueError:
-        raise ToolExecutionError(f"{label} answered with {kind or 'no content type'}, not JSON: "
+        return auth.redact_value(json.loads(text))
+    except (ValueError, RecursionError) as exc:
+        problem = "JSON nested too deeply to read" if isinstance(exc, RecursionError) else "not JSON"
+        raise ToolExecutionError(f"{label} answered with {kind or 'no content type'}, {problem}: "
                                  f"{_short(auth.redact(text))}", retryable=False) from None
 
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_BODY_SHOWN else text[: MAX_BODY_SHOWN - 1] + "…"
+
+
+# --- 2b. Appendix: the HTTP client under the generated tools (what each piece is for) ---
+# The lecture's idea is done above: schema in, request out. A tool that holds a key and talks to
+# services it does not control also needs the machinery below; each piece names what it prevents.
+#   - Redirects are followed by hand, within the base URL's origin only: urllib's handler copies
+#     every header (the API key too) to whatever host a 302 names, and turns a POST into a GET.
+#   - One deadline for the whole call: a socket timeout applies per read, so a server dripping one
+#     byte a second holds a 1 s call forever; a watchdog closes the connection at the deadline.
+#   - A cap on the bytes read: a 30 MB answer would reach the model whole.
+#   - Keep-alive: a pool of open connections per origin, so a call does not pay a TCP handshake
+#     (and a server its accept queue) each time.
+
+MAX_REDIRECTS = 5
+MAX_IDLE_CONNECTIONS = 8  # per origin
+
+
+@dataclass
+class HTTPAnswer:
+    """A response as http_request read it: left_out counts the bytes not read (-1: more, but unknown)."""
+
+    status: int
+    headers: typing.Mapping[str, str]
+    body: bytes
+    left_out: int = 0
+
+
+class HTTPFailure(Exception):
+    """A request that got no usable answer (refused, timed out, cut off, redirected away): said for the model."""
+
+    def __init__(self, message: str, retryable: bool = True):
+        super().__init__(message)
+        self.retryable = retryable
+
+
+def origin_of(url: str) -> str:
+    """Return a URL's origin, the scope a credential is good for. Example: 'http://a:8/x?y' -> 'http://a:8'"""
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return f"{parts.scheme}://{parts.hostname}:{port}"
+
+
+def http_request(method: str, url: str, body: bytes | None = None, headers: dict | None = None, *,
+                 timeout: float = 5.0, max_bytes: int = MAX_RESPONSE_BYTES) -> HTTPAnswer:
+    """Send one request within a deadline, following redirects only within the URL's origin; never raises
+    for an HTTP status (a 404 is an answer), raises HTTPFailure when no answer could be had."""
+    deadline = _now() + timeout
+    start = origin_of(url)
+    for _ in range(MAX_REDIRECTS + 1):
+        answer = _exchange(method, url, body, headers or {}, deadline, max_bytes)
+        if answer is None:
+            raise HTTPFailure(f"no answer within {timeout:g} s", retryable=True)
+        location = answer.headers.get("Location")
+        if answer.status not in (301, 302, 303, 307, 308) or not location:
+            return answer
+        url = _redirect_target(method, url, location, answer.status, start)
+    raise HTTPFailure(f"more than {MAX_REDIRECTS} redirects (the last to {url})", retryable=False)
+
+
+def _redirect_target(method: str, url: str, location: str, status: int, start: str) -> str:
+    """Say where to follow a redirect, or refuse it: another origin would get the key; a 301/302/303 answered to
+    anything but GET or HEAD means 'repeat it as a GET', which would silently change what the call does."""
+    from urllib.parse import urljoin
+    target = urljoin(url, location)
+    if urlsplit(target).scheme not in ("http", "https") or origin_of(target) != start:
+        raise HTTPFailure(f"the server redirected to {origin_of(target) if urlsplit(target).hostname else target!r}; "
+                          f"the tool does not follow redirects off {start}", retryable=False)
+    if status in (301, 302, 303) and method not in ("GET", "HEAD"):
+        raise HTTPFailure(f"the server answered {status} (see {urlsplit(target).path}): it would have the {method} "
+                          "repeated as a GET, which the tool does not do", retryable=False)
+    return target
+
+
+def _now() -> float:
+    import time
+    return time.monotonic()
+
+
+def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline: float,
+              max_bytes: int) -> HTTPAnswer | None:
+    """One request and its response on a pooled connection, cut at max_bytes; None when the deadline passed."""
+    import http.client
+    parts = urlsplit(url)
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    for attempt in (0, 1):
+        remaining = deadline - _now()
+        if remaining <= 0:
+            break
+        connection, reused = _POOL.take(origin_of(url), remaining)
+        watchdog = threading.Timer(remaining, _abort, (connection,))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            connection.request(method, target, body=body, headers=headers)
+            response = connection.getresponse()
+            data = response.read(max_bytes + 1) if method != "HEAD" else b""
+            answer = _answer_of(response, data, max_bytes)
+        except (OSError, http.client.HTTPException) as exc:
+            connection.close()
+            if _now() >= deadline or isinstance(exc, TimeoutError):
+                break
+            if reused and attempt == 0 and method in ("GET", "HEAD", "PUT", "DELETE", "OPTIONS"):
+                continue  # a kept-alive connection the server had closed: an idempotent request is sent again
+            raise HTTPFailure(_unreachable(url, exc)) from None
+        finally:
+            watchdog.cancel()
+        if answer.left_out or response.will_close or _now() >= deadline:
+            connection.close()  # unread bytes (or a closing server): the connection cannot carry another request
+        else:
+            _POOL.give(origin_of(url), connection)
+        return answer
+    return None
+
+
+def _answer_of(response, data: bytes, max_bytes: int) -> HTTPAnswer:
+    if len(data) <= max_bytes:
+        return HTTPAnswer(response.status, response.headers, data)
+    length = response.headers.get("Content-Length", "")
+    left = int(length) - max_bytes if length.isdigit() and int(length) > max_bytes else -1
+    return HTTPAnswer(response.status, response.headers, data[:max_bytes], left)
+
+
+def _unreachable(url: str, exc: Exception) -> str:
+    reason = getattr(exc, "reason", None) or exc
+    return f"could not reach the service at {origin_of(url)}: {type(exc).__name__}: {reason}".replace(": : ", ": ")
+
+
+def _abort(connection) -> None:
+    """Close a connection from the watchdog thread: a read blocked on it returns at once."""
+    import socket
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+class _Pool:
+    """Idle keep-alive connections per origin; a connection the server has closed meanwhile is dropped."""
+
+    def __init__(self) -> None:
+        self.idle: dict[str, list] = {}
+        self.lock = threading.Lock()
+
+    def take(self, origin: str, timeout: float):
+        """Return (connection, reused): an idle one that is still open, else a new one."""
+        import http.client
+        with self.lock:
+            idle = self.idle.get(origin, [])
+            while idle:
+                connection = idle.pop()
+                if not _dropped(connection):
+                    connection.sock.settimeout(timeout)
+                    return connection, True
+                connection.close()
+        scheme, _, hostport = origin.partition("://")
+        host, _, port = hostport.rpartition(":")
+        kind = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+        return kind(host.strip("[]"), int(port), timeout=timeout), False
+
+    def give(self, origin: str, connection) -> None:
+        """Keep a connection for the next request to this origin (up to MAX_IDLE_CONNECTIONS)."""
+        with self.lock:
+            idle = self.idle.setdefault(origin, [])
+            if len(idle) < MAX_IDLE_CONNECTIONS:
+                idle.append(connection)
+                return
+        connection.close()
+
+
+def _dropped(connection) -> bool:
+    """Say whether the server closed an idle connection (it is readable: an EOF, or bytes nobody asked for)."""
+    import select
+    if connection.sock is None:
+        return True
+    try:
+        return bool(select.select([connection.sock], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+_POOL = _Pool()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1046,18 +1344,26 @@ class Anthropic(Dialect):
         return found
 
 
+MCP_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the handshake era, oldest first
+LATEST_VERSION = MCP_VERSIONS[-1]
+
+
 class MCP(Dialect):
     """MCP: a tools/list entry (name, title, description, inputSchema, annotations); a call is a
     tools/call request's params; a result is a CallToolResult (content blocks, isError)."""
 
     name = "MCP"
 
+    def __init__(self, version: str | None = None):
+        self.version = version or LATEST_VERSION  # the revision negotiated: each defines its own fields
+
     def tool(self, tool: Tool) -> dict:
         title = tool.name.replace("_", " ").capitalize()
         hints = {"readOnlyHint": tool.read_only, "destructiveHint": False} if tool.read_only else {"readOnlyHint": False}
         entry = {"name": tool.name, "title": title, "description": tool.description,
                  "inputSchema": tool.parameters, "annotations": hints}
-        return entry | ({"outputSchema": tool.output_schema} if tool.output_schema else {})
+        entry |= {"outputSchema": tool.output_schema} if tool.output_schema else {}
+        return {k: v for k, v in entry.items() if self.version >= TOOL_FIELDS_SINCE.get(k, "")}
 
     def read_tool(self, entry: dict) -> dict:
         return {"name": entry["name"], "description": entry.get("description", ""), "parameters": entry["inputSchema"]}
@@ -1087,6 +1393,9 @@ class MCP(Dialect):
             result = m.get("result") if isinstance(m.get("result"), dict) else {}
             found[str(m["id"])] = _read_result(_text_of(result.get("content", [])), bool(result.get("isError")))
         return found
+
+
+TOOL_FIELDS_SINCE = {"annotations": "2025-03-26", "title": "2025-06-18", "outputSchema": "2025-06-18"}  # the schema.ts of each
 
 
 def call_tool_result(result: ToolResult, structured: bool = False) -> dict:
@@ -1204,8 +1513,6 @@ def match_results(calls: list[ToolCall], results: dict[str, ToolResult]) -> list
 # --- 4. MCP: the protocol core, stdio and Streamable HTTP, the host's client, inbound auth ---
 # ---------------------------------------------------------------------------------------------
 
-MCP_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the handshake era, oldest first
-LATEST_VERSION = MCP_VERSIONS[-1]
 BATCH_VERSION = "2025-03-26"  # the one revision that requires receiving JSON-RPC batches
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
@@ -1246,18 +1553,22 @@ class MCPServer:
     failed, or ran past `tool_timeout`, is an isError result.
     Inbound auth: `tokens` maps bearer tokens to scopes; read-only tools need tools:read, the
     others tools:write. tokens=None means no inbound auth (stdio, where the host launched us).
+    Each session runs its calls on workers of its own (`session_workers` at once), so one
+    client's slow calls never hold up another's; `max_message_bytes` bounds a message on every
+    transport.
     Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
     metadata and server/discover (we answer server/discover with -32601, so its clients fall
     back to initialize at once); resources, prompts, sampling, elicitation, logging, tasks.
     """
 
     def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
-                 tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0):
+                 tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
+                 session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.registry, self.info, self.instructions = registry, info or dict(SERVER_INFO), instructions
         self.tokens, self.page_size, self.tool_timeout = tokens, page_size, tool_timeout
+        self.session_workers, self.max_message_bytes = session_workers, max_message_bytes
         self.sessions: list[MCPSession] = []
         self.lock = threading.Lock()
-        self._pool = None
 
     def session(self, token: str | None = None) -> "MCPSession":
         """Open a connection for a client presenting this bearer token (checked at initialize)."""
@@ -1267,11 +1578,11 @@ class MCPServer:
         return session
 
     def end_session(self, session: "MCPSession") -> None:
-        """Forget a session that ended (DELETE, or stdin closed): it gets no more notifications."""
+        """Forget a session that ended (DELETE, expiry, or stdin closed): no more notifications, no workers."""
         with self.lock:
             if session in self.sessions:
                 self.sessions.remove(session)
-        session.closed = True
+        session.close()
 
     def scopes_for(self, token: str | None) -> set[str] | None:
         """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
@@ -1295,31 +1606,22 @@ class MCPServer:
         """Return the tools these scopes may see and call, in registry order."""
         return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
 
-    def run(self, tool: Tool, arguments: dict) -> ToolResult:
-        """Run one call through the registry, in a worker thread, giving up after tool_timeout seconds.
+    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None) -> ToolResult:
+        """Run one call through the registry on the session's workers, giving up after tool_timeout seconds.
 
         The guard costs a thread hand-off per call (about half the round trips per second of
         a trivial tool); tool_timeout=None runs calls inline, for tools known to return quickly.
         """
-        if self.tool_timeout is None:
+        if self.tool_timeout is None or session is None:
             return self.registry.call(tool.name, arguments)
-        from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
-        with self.lock:
-            # subtle: a thread cannot be killed, so a hung tool keeps its worker; 32 leave room for many
-            self._pool = self._pool or ThreadPoolExecutor(max_workers=32, thread_name_prefix="mcp-tool")
-        future = self._pool.submit(self.registry.call, tool.name, arguments)
-        try:
-            return future.result(timeout=self.tool_timeout)
-        except FutureTimeout:
-            return ToolResult(False, error_kind="execution_error", retryable=True, message=(
-                f"{tool.name} did not finish within {self.tool_timeout:g} s. It may still complete: check before "
-                "repeating a call that changes anything."))
+        return session.run_guarded(tool, arguments, self.tool_timeout)
 
     def close(self) -> None:
-        """Stop the worker threads (calls still running finish on their own)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop every session's worker threads (calls still running finish on their own)."""
+        with self.lock:
+            sessions = list(self.sessions)
+        for session in sessions:
+            session.close()
 
 
 class MCPSession:
@@ -1331,6 +1633,10 @@ class MCPSession:
         self.initialized = False  # set by notifications/initialized
         self.outbox: list[dict] = []  # notifications for the client, sent with the next reply
         self.closed = False
+        self.lock = threading.Lock()
+        self.workers = None  # this session's thread pool, made at its first guarded call
+        self.running = 0  # calls running on it now
+        self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Queue a notification for the client."""
@@ -1341,12 +1647,52 @@ class MCPSession:
         out, self.outbox = self.outbox, []
         return out
 
+    def run_guarded(self, tool: Tool, arguments: dict, timeout: float) -> ToolResult:
+        """Run a call on this session's own workers; past the timeout, say whether it started at all.
+
+        subtle: a thread cannot be killed, so a hung tool keeps its worker; a pool per session
+        keeps that from starving the other sessions, and tells "still running" from "never ran".
+        """
+        from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+        with self.lock:
+            self.workers = self.workers or ThreadPoolExecutor(self.server.session_workers, thread_name_prefix="mcp-tool")
+            future = self.workers.submit(self._counted, tool.name, arguments)
+        try:
+            return future.result(timeout=timeout)
+        except FutureTimeout:
+            pass
+        if future.cancel():
+            return ToolResult(False, error_kind="execution_error", retryable=True, message=(
+                f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} calls "
+                f"running, the most it runs at once. It did not run, so calling it again later is safe."))
+        return ToolResult(False, error_kind="execution_error", retryable=True, message=(
+            f"{tool.name} did not finish within {timeout:g} s. It may still complete: check before "
+            "repeating a call that changes anything."))
+
+    def _counted(self, name: str, arguments: dict) -> ToolResult:
+        with self.lock:
+            self.running += 1
+        try:
+            return self.server.registry.call(name, arguments)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+    def close(self) -> None:
+        """End the session: no more notifications, its workers stopped (a running call finishes on its own)."""
+        self.closed = True
+        with self.lock:
+            workers, self.workers = self.workers, None
+        if workers is not None:
+            workers.shutdown(wait=False, cancel_futures=True)
+
     def handle_text(self, text: str | bytes) -> dict | None:
         """Answer one message given as JSON text: a response, or None for a notification."""
-        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= MAX_MESSAGE_BYTES else len(text.encode("utf-8"))
-        if size > MAX_MESSAGE_BYTES:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
-            return rpc_error(None, INVALID_REQUEST, f"Invalid request: the message has {size:,} bytes; at most "
-                                                    f"{MAX_MESSAGE_BYTES:,} are accepted")
+        limit = self.server.max_message_bytes
+        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limit else len(text.encode("utf-8"))
+        if size > limit:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
+            raw = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+            return too_large(raw[:PEEK_BYTES], raw[-PEEK_BYTES:], limit, f"{size:,} bytes")
         try:
             message = tool_core.loads_strict(text.decode("utf-8") if isinstance(text, bytes) else text)
         except (ValueError, RecursionError) as exc:
@@ -1447,7 +1793,7 @@ class MCPSession:
             raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
         start = int(cursor or 0)
         page = tools[start: start + self.server.page_size]
-        result = {"tools": [MCP().tool(t) for t in page]}
+        result = {"tools": [MCP(self.version).tool(t) for t in page]}
         if start + len(page) < len(tools):
             result["nextCursor"] = str(start + len(page))
         return result
@@ -1461,13 +1807,15 @@ class MCPSession:
             raise RPCError(INVALID_PARAMS, f"Unknown tool: {name}")
         if tool not in self.server.visible(self.scopes):
             needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
-            raise RPCError(FORBIDDEN, f"Forbidden: {name} needs the scope {needed}; this token has {sorted(self.scopes)}")
+            raise RPCError(FORBIDDEN, f"Forbidden: {name} needs the scope {needed}; this token has {sorted(self.scopes)}",
+                           {"scope": needed})
         if not isinstance(arguments, dict):
             raise RPCError(INVALID_PARAMS, f"Invalid params: arguments must be an object, got {tool_core.describe(arguments)}")
-        result = self.server.run(tool, arguments)
+        result = self.server.run(tool, arguments, self)
         if result.error_kind == "invalid_arguments" and self.version < "2025-11-25":
             raise RPCError(INVALID_PARAMS, f"Invalid params: {result.message}")  # older revisions: a protocol error
-        return call_tool_result(result, structured=tool.output_schema is not None)
+        structured = tool.output_schema is not None and self.version >= TOOL_FIELDS_SINCE["outputSchema"]
+        return call_tool_result(result, structured=structured)  # structuredContent came with outputSchema
 
 
 # --- 4b. Transports: stdio and Streamable HTTP (the in-process pair is MCPSession itself) ---
@@ -1484,18 +1832,14 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
     saved, sys.stdout = sys.stdout, sys.stderr
     session = server.session(token=None)  # the host launched this process: stdio has no bearer token
     try:
-        while True:
-            line = stdin.readline(MAX_MESSAGE_BYTES + 1)
-            if not line:
-                break
-            if len(line) > MAX_MESSAGE_BYTES and not line.endswith(b"\n"):
-                while (rest := stdin.readline(MAX_MESSAGE_BYTES)) and not rest.endswith(b"\n"):
-                    pass  # skip the rest of the oversized line
-                replies = [rpc_error(None, INVALID_REQUEST, f"Invalid request: a message over {MAX_MESSAGE_BYTES:,} bytes")]
-            elif not line.strip():
+        while (line := stdin.readline(server.max_message_bytes + 2)):  # + 2: room for a CRLF
+            message = line.rstrip(b"\r\n")
+            if not line.endswith(b"\n") and len(line) == server.max_message_bytes + 2:
+                replies = [_skip_long_line(stdin, line, server.max_message_bytes)]
+            elif not message.strip():
                 continue
             else:
-                replies = [session.handle_text(line)] + session.take_outbox()
+                replies = [session.handle_text(message)] + session.take_outbox()
             for reply in (r for r in replies if r is not None):
                 out.write(wire_bytes(reply) + b"\n")
                 out.flush()
@@ -1505,24 +1849,69 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
         server.close()
 
 
+# --- 4a'. Appendix: messages too large to read (what the error can still say) ---
+
+PEEK_BYTES = 1024  # how much of an oversized message's start and end is searched for its id
+
+
+def _skip_long_line(stdin, head: bytes, limit: int) -> dict:
+    """Read past the rest of an oversized line, keeping only its end; answer with the error for it."""
+    tail, size = head[-PEEK_BYTES:], len(head)
+    while (rest := stdin.readline(limit)) and not rest.endswith(b"\n"):
+        tail, size = (tail + rest)[-PEEK_BYTES:], size + len(rest)
+    tail, size = (tail + rest).rstrip(b"\r\n")[-PEEK_BYTES:], size + len(rest.rstrip(b"\r\n"))
+    return too_large(head[:PEEK_BYTES], tail, limit, f"{size:,} bytes")
+
+
+def too_large(head: bytes, tail: bytes, limit: int, size: str) -> dict:
+    """Write the error for a message over the limit, with its id when the start or the end shows it."""
+    return rpc_error(peek_id(head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")), INVALID_REQUEST,
+                     f"Invalid request: the message has {size}; at most {limit:,} are accepted")
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_ID_VALUE = r'\s*:\s*(-?[0-9]{1,18}|"(?:[^"\\]|\\.){0,200}")'
+
+
+def peek_id(head: str, tail: str = "") -> JSON:
+    """Find the id of a message too large to parse: a top-level "id" in its first bytes, or its last member.
+
+    The SDKs write it first (Python) or last (TypeScript, after params); a nested "id" is skipped.
+    Example: '{"jsonrpc": "2.0", "id": 7, "params": {"id": 1, "pad": "xx' -> 7
+    """
+    depth = 0
+    for token in _JSON_TOKEN.finditer(head):
+        text = token.group()
+        depth += 1 if text in "{[" else -1 if text in "}]" else 0
+        if depth == 1 and text == '"id"' and (value := re.match(_ID_VALUE, head[token.end():])):
+            return json.loads(value.group(1))
+    last = re.search(r'[,{]\s*"id"' + _ID_VALUE + r'\s*\}\s*$', tail)
+    return json.loads(last.group(1)) if last else None
+
+
 class MCPHttpServer(LoopbackServer):
     """MCP's Streamable HTTP transport on 127.0.0.1: one endpoint, POST one message, JSON (or SSE) back.
 
     Sessions: initialize issues an Mcp-Session-Id; later requests must carry it (missing -> 400,
-    unknown -> 404) and, after initialize, a matching MCP-Protocol-Version header (wrong -> 400);
-    DELETE ends the session. Notifications and responses from the client get 202; a body that is
-    no JSON-RPC message (or a batch outside a 2025-03-26 session) gets 400. GET is 405:
-    we offer no server-initiated stream; a queued list_changed travels in the SSE response of the
-    client's next request (when it accepts text/event-stream). A foreign Origin gets 403 (DNS
-    rebinding), a missing or wrong bearer token 401, a body over MAX_MESSAGE_BYTES 413.
+    unknown or expired -> 404, so the client starts a new one) and may carry MCP-Protocol-Version
+    (one we do not speak -> 400); DELETE ends the session. Notifications and responses from the
+    client get 202; a body that is no JSON-RPC message (or a batch outside a 2025-03-26 session)
+    gets 400. GET is 405: we offer no server-initiated stream; a queued list_changed travels in
+    the SSE response of the client's next request (when it accepts text/event-stream).
+    Refused before any of that (the appendix 4b'): a foreign Origin (403) or Host (421), a
+    missing or wrong bearer token (401 with a WWW-Authenticate challenge), a body over the
+    server's max_message_bytes (413). A tool the token's scopes do not cover is 403 with an
+    insufficient_scope challenge, the JSON-RPC error in its body. Sessions idle for
+    `session_idle` seconds expire; at most `max_sessions` live at once (503 past that).
     """
 
     software = "CardinalMCP/1.0"
-    max_body = MAX_MESSAGE_BYTES
 
-    def __init__(self, server: MCPServer, path: str = "/mcp"):
-        super().__init__()
-        self.server, self.path = server, path
+    def __init__(self, server: MCPServer, path: str = "/mcp", *, read_timeout: float = READ_TIMEOUT,
+                 session_idle: float = 1800.0, max_sessions: int = 100):
+        super().__init__(read_timeout=read_timeout)
+        self.server, self.path, self.max_body = server, path, server.max_message_bytes
+        self.session_idle, self.max_sessions = session_idle, max_sessions
         self.sessions: dict[str, MCPSession] = {}
         self.session_tokens: dict[str, str] = {}
         self.lock = threading.Lock()
@@ -1541,32 +1930,20 @@ class MCPHttpServer(LoopbackServer):
         return _http_json(status, rpc_error(None, INTERNAL_ERROR if status == 500 else INVALID_REQUEST, message))
 
     def answer(self, method: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
-        """Answer one HTTP request to the endpoint: (status, headers, body)."""
+        """Answer one HTTP request to the endpoint: the checks every request passes, then one handler per method."""
         origin = headers.get("Origin")
         if origin and _origin_host(origin) not in ("127.0.0.1", "localhost", "::1"):
             return _http_json(403, rpc_error(None, INVALID_REQUEST, f"Forbidden: origin {origin} is not allowed"))
-        scheme, _, credentials = (headers.get("Authorization") or "").strip().partition(" ")
-        token = credentials.strip() or None if scheme.lower() == "bearer" else None  # the scheme is case-insensitive
+        token = _bearer(headers)
         if self.server.tokens is not None and self.server.scopes_for(token) is None:
-            status, extra, data = _http_json(401, rpc_error(None, UNAUTHORIZED, "Unauthorized: missing or invalid bearer token"))
-            return status, extra | {"WWW-Authenticate": 'Bearer realm="mcp"'}, data
-        if method == "GET":
+            return _unauthorized(token)
+        handler = {"POST": self._post, "DELETE": self._delete}.get(method)
+        if handler is None:  # GET included: this server opens no stream of its own
             return 405, {"Allow": "POST, DELETE"}, b""
-        if method == "DELETE":
-            sid = headers.get("Mcp-Session-Id")
-            if not sid:
-                return 400, {}, b""
-            with self.lock:
-                if sid not in self.sessions:
-                    return 404, {}, b""
-                if not hmac.compare_digest((token or "").encode(), self.session_tokens.get(sid, "").encode()):
-                    return _http_json(403, rpc_error(None, FORBIDDEN, "Forbidden: this session belongs to another token"))
-                ended = self.sessions.pop(sid)
-                self.session_tokens.pop(sid, None)
-            self.server.end_session(ended)
-            return 200, {}, b""
-        if method != "POST":
-            return 405, {"Allow": "POST, DELETE"}, b""
+        return handler(headers, body, token)
+
+    def _post(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
+        """POST: one JSON-RPC message (initialize opens a session; the rest need one)."""
         try:
             message = tool_core.loads_strict(body.decode("utf-8"))
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
@@ -1575,25 +1952,16 @@ class MCPHttpServer(LoopbackServer):
             return _http_json(400, malformed)  # the transport: input the server cannot accept is an HTTP error
         if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
             return self._initialize(message, token)
-        sid = headers.get("Mcp-Session-Id")
-        if not sid:
-            return _http_json(400, rpc_error(None, INVALID_REQUEST, "Bad request: missing Mcp-Session-Id header; "
-                                                                    "initialize first"))
-        with self.lock:
-            session = self.sessions.get(sid)
+        session, refusal = self._session(headers, token)
         if session is None:
-            return _http_json(404, rpc_error(None, INVALID_REQUEST, "Session not found: initialize again"))
-        if not hmac.compare_digest((token or "").encode(), self.session_tokens.get(sid, "").encode()):
-            return _http_json(403, rpc_error(None, FORBIDDEN, "Forbidden: this session belongs to another token"))
-        version = headers.get("MCP-Protocol-Version")
-        if version is not None and version != session.version:
-            return _http_json(400, rpc_error(None, INVALID_REQUEST, f"Bad request: MCP-Protocol-Version {version!r} "
-                                                                    f"does not match the negotiated {session.version!r}"))
+            return refusal
         reply = session.handle(message)
         if reply is None:
             return 202, {}, b""
         if isinstance(message, list) and isinstance(reply, dict):
             return _http_json(400, reply)  # a batch this session does not take
+        if _needs_scope(reply):
+            return _scope_challenge(reply)
         queued = session.take_outbox()
         if queued and "text/event-stream" in headers.get("Accept", ""):
             events = b"".join(b"event: message\ndata: " + wire_bytes(m) + b"\n\n" for m in queued + [reply])
@@ -1601,7 +1969,48 @@ class MCPHttpServer(LoopbackServer):
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
 
+    def _delete(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
+        """DELETE: end the session."""
+        session, refusal = self._session(headers, token)
+        if session is None:
+            return refusal
+        with self.lock:
+            self.sessions.pop(headers["Mcp-Session-Id"], None)
+            self.session_tokens.pop(headers["Mcp-Session-Id"], None)
+        self.server.end_session(session)
+        return 200, {}, b""
+
+    def _session(self, headers: typing.Mapping[str, str], token: str | None) -> tuple[MCPSession | None, tuple]:
+        """Find the request's session, or say why not: no id (400), unknown or expired (404), another token's
+        (403), a protocol version we do not speak (400)."""
+        sid = headers.get("Mcp-Session-Id")
+        if not sid:
+            return None, _http_json(400, rpc_error(None, INVALID_REQUEST, "Bad request: missing Mcp-Session-Id "
+                                                                          "header; initialize first"))
+        self._expire()
+        with self.lock:
+            session, owner = self.sessions.get(sid), self.session_tokens.get(sid, "")
+        if session is None:
+            return None, _http_json(404, rpc_error(None, INVALID_REQUEST, "Session not found (ended or expired): "
+                                                                          "initialize again"))
+        if not hmac.compare_digest((token or "").encode(), owner.encode()):
+            return None, _http_json(403, rpc_error(None, FORBIDDEN, "Forbidden: this session belongs to another token"))
+        version = headers.get("MCP-Protocol-Version")
+        if version is not None and version not in MCP_VERSIONS:  # another version we speak is no error
+            return None, _http_json(400, rpc_error(None, INVALID_REQUEST, f"Bad request: unsupported MCP-Protocol-"
+                                                   f"Version {version[:40]!r}; supported: {', '.join(MCP_VERSIONS)}"))
+        session.last_seen = _now()
+        return session, ()
+
     def _initialize(self, message: dict, token: str | None) -> tuple[int, dict, bytes]:
+        self._expire()
+        with self.lock:
+            full = len(self.sessions) >= self.max_sessions
+        if full:
+            status, extra, data = _http_json(503, rpc_error(message.get("id"), INTERNAL_ERROR, (
+                f"Server busy: {self.max_sessions} sessions are open, the most it keeps; end one with DELETE "
+                "or try again later")))
+            return status, extra | {"Retry-After": "10"}, data
         session = self.server.session(token)
         reply = session.handle(message)
         if "error" in reply:
@@ -1613,6 +2022,50 @@ class MCPHttpServer(LoopbackServer):
             self.session_tokens[sid] = token or ""
         status, extra, data = _http_json(200, reply)
         return status, extra | {"Mcp-Session-Id": sid}, data
+
+    def _expire(self) -> None:
+        """End the sessions idle for longer than session_idle (their clients get 404 and start anew)."""
+        cutoff = _now() - self.session_idle
+        with self.lock:
+            stale = [sid for sid, s in self.sessions.items() if s.last_seen < cutoff]
+            ended = [self.sessions.pop(sid) for sid in stale]
+            for sid in stale:
+                self.session_tokens.pop(sid, None)
+        for session in ended:
+            self.server.end_session(session)
+
+
+# --- 4b'. Appendix: who may talk to the HTTP endpoint, and the challenges a host can act on ---
+# RFC 6750 (bearer tokens) section 3: a 401 names the scheme, and a token that was presented but
+# refused is "invalid_token"; a token without the scope a call needs is 403 "insufficient_scope"
+# with the scope to ask for (MCP 2025-11-25, authorization: scope challenge handling).
+
+def _bearer(headers: typing.Mapping[str, str]) -> str | None:
+    """Return the bearer token of an Authorization header (the scheme is case-insensitive), or None."""
+    scheme, _, credentials = (headers.get("Authorization") or "").strip().partition(" ")
+    return credentials.strip() or None if scheme.lower() == "bearer" else None
+
+
+def _unauthorized(token: str | None) -> tuple[int, dict, bytes]:
+    """401 with a challenge: what scheme to use, and whether the token sent was refused."""
+    challenge = 'Bearer realm="mcp"' + (', error="invalid_token", error_description="the bearer token is not '
+                                        'valid for this server"' if token else "")
+    status, extra, data = _http_json(401, rpc_error(None, UNAUTHORIZED, "Unauthorized: missing or invalid bearer token"))
+    return status, extra | {"WWW-Authenticate": challenge}, data
+
+
+def _needs_scope(reply: JSON) -> bool:
+    return isinstance(reply, dict) and isinstance(reply.get("error"), dict) and reply["error"].get("code") == FORBIDDEN \
+        and isinstance(reply["error"].get("data"), dict) and "scope" in reply["error"]["data"]
+
+
+def _scope_challenge(reply: dict) -> tuple[int, dict, bytes]:
+    """403 insufficient_scope naming the scope to ask for; the JSON-RPC error stays in the body."""
+    scope = reply["error"]["data"]["scope"]
+    challenge = (f'Bearer error="insufficient_scope", scope="{scope}", '
+                 f'error_description="this call needs the scope {scope}"')
+    status, extra, data = _http_json(403, reply)
+    return status, extra | {"WWW-Authenticate": challenge}, data
 
 
 def _origin_host(origin: str) -> str | None:
@@ -1691,14 +2144,21 @@ class Stdio:
 
 
 class StreamableHTTP:
-    """A transport to an MCP endpoint over Streamable HTTP, with its session and version headers."""
+    """A transport to an MCP endpoint over Streamable HTTP, with its session and version headers.
+
+    After the handshake, `listen()` opens the GET event stream when the server offers one (405
+    means it does not): the official SDK servers send list_changed there, not in a POST's reply.
+    What arrives on it waits in `pending()` until the client reads it.
+    """
 
     def __init__(self, url: str, token: str | None = None, timeout: float = 10.0):
-        import urllib.request
+        import queue
         self.url, self.token, self.timeout = url, token, timeout
         self.session_id: str | None = None
         self.version: str | None = None
-        self.opener = _opener()
+        self.stream = None  # the open GET connection, while it lasts
+        self.challenge: str | None = None  # the WWW-Authenticate of the last in-band refusal (a scope to ask for)
+        self.received: queue.Queue = queue.Queue()
 
     def _headers(self) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -1712,60 +2172,130 @@ class StreamableHTTP:
 
     def exchange(self, text: str) -> list[str]:
         """POST one message; return the JSON reply, the events of an SSE reply, or nothing for a 202."""
-        import urllib.error
-        import urllib.request
-        request = urllib.request.Request(self.url, data=text.encode("utf-8"), headers=self._headers(), method="POST")
         try:
-            with self.opener.open(request, timeout=self.timeout) as response:
-                body, kind = response.read().decode("utf-8"), response.headers.get("Content-Type", "")
-                self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
-        except urllib.error.HTTPError as exc:
-            raise MCPTransportError(exc.code, exc.read().decode("utf-8", "replace")) from None
+            answer = http_request("POST", self.url, text.encode("utf-8"), self._headers(), timeout=self.timeout,
+                                  max_bytes=10 * MAX_MESSAGE_BYTES)
+        except HTTPFailure as exc:
+            raise ConnectionError(f"MCP endpoint {self.url}: {exc}") from None
+        if answer.status >= 400 and not _answers_in_band(answer.body):
+            raise MCPTransportError(answer.status, answer.body.decode("utf-8", "replace"),
+                                    answer.headers.get("WWW-Authenticate"))
+        self.challenge = answer.headers.get("WWW-Authenticate") if answer.status >= 400 else None
+        self.session_id = answer.headers.get("Mcp-Session-Id") or self.session_id
+        body = answer.body.decode("utf-8")
         if not body:
             return []
-        if kind.startswith("text/event-stream"):
+        if answer.headers.get("Content-Type", "").startswith("text/event-stream"):
             return sse_data(body)
         return [body]
 
+    def listen(self) -> bool:
+        """Open the server's GET event stream in a reader thread; return False when it offers none."""
+        import http.client
+        parts = urlsplit(self.url)
+        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        connection = kind(parts.hostname, parts.port, timeout=self.timeout)
+        headers = {k: v for k, v in self._headers().items() if k != "Content-Type"} | {"Accept": "text/event-stream"}
+        try:
+            connection.request("GET", parts.path or "/", headers=headers)
+            response = connection.getresponse()
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            return False
+        if response.status != 200 or not response.headers.get("Content-Type", "").startswith("text/event-stream"):
+            connection.close()  # 405: no stream offered (a redirect is not followed either)
+            return False
+        connection.sock.settimeout(None)  # a stream may be quiet for as long as the session lasts
+        self.stream = connection
+        threading.Thread(target=self._read_stream, args=(response,), daemon=True, name="mcp-get-stream").start()
+        return True
+
+    def _read_stream(self, response) -> None:
+        reader = SSEReader()
+        try:
+            for line in response:
+                for event in reader.feed(line.decode("utf-8", "replace").rstrip("\r\n")):
+                    self.received.put(event)
+        except (OSError, ValueError):
+            pass  # the stream was closed (by close(), or by the server)
+
+    def pending(self) -> list[str]:
+        """Return the messages that came on the GET stream since the last call."""
+        out = []
+        while not self.received.empty():
+            out.append(self.received.get())
+        return out
+
+    def forget_session(self) -> None:
+        """Drop a session the server no longer knows (it answered 404): its ids, and its stream."""
+        self._close_stream()
+        self.session_id = self.version = None
+
+    def _close_stream(self) -> None:
+        if self.stream is not None:
+            _abort(self.stream)
+            self.stream.close()
+            self.stream = None
+
     def close(self) -> None:
-        """End the session with DELETE."""
-        import urllib.request
+        """Close the GET stream and end the session with DELETE."""
+        self._close_stream()
         if self.session_id:
-            request = urllib.request.Request(self.url, headers=self._headers(), method="DELETE")
             try:
-                self.opener.open(request, timeout=self.timeout).close()
-            except Exception:
-                pass
+                http_request("DELETE", self.url, headers=self._headers(), timeout=self.timeout)
+            except HTTPFailure:
+                pass  # the server is gone: so is the session
             self.session_id = None
 
 
-def sse_data(stream: str) -> list[str]:
-    """Return the data of each event in a text/event-stream body, as the WHATWG SSE rules read it.
+def _answers_in_band(body: bytes) -> bool:
+    """Say whether an HTTP error's body is a JSON-RPC error for a request (a non-null id): a 403 scope
+    challenge carries the call's own error, which the client reads as that call's answer."""
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and "error" in message and message.get("id") is not None
+
+
+class SSEReader:
+    """Read a text/event-stream line by line, as the WHATWG SSE rules say; feed() returns the events a line ends.
 
     An event ends at a blank line; its "data:" lines (one space after the colon is dropped) join
-    with newlines; lines may end in LF, CRLF or CR; comments (":") and other fields are skipped.
-    An event whose data is empty, such as MCP's priming event (an id and an empty data field),
-    carries no message and is left out.
+    with newlines; comments (":") and other fields are skipped. An event whose data is empty,
+    such as MCP's priming event (an id and an empty data field), carries no message.
+    """
+
+    def __init__(self) -> None:
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> list[str]:
+        """Take one line (without its line break); return the event it completes, if any."""
+        if not line:
+            event, self.data = "\n".join(self.data), []
+            return [event] if event.strip() else []
+        if line == "data" or line.startswith("data:"):  # a field with no colon has an empty value
+            value = line[len("data:"):]
+            self.data.append(value[1:] if value.startswith(" ") else value)
+        return []
+
+
+def sse_data(stream: str) -> list[str]:
+    """Return the data of each event in a whole text/event-stream body (lines may end in LF, CRLF or CR).
+
     Example: 'id: 1\ndata:\n\ndata:{"a":\ndata: 1}\n\n' -> ['{"a":\n1}']
     """
-    events, data = [], []
-    for line in stream.splitlines() + [""]:
-        if not line:
-            if "".join(data).strip():
-                events.append("\n".join(data))
-            data = []
-        elif line == "data" or line.startswith("data:"):  # a field with no colon has an empty value
-            value = line[len("data:"):]
-            data.append(value[1:] if value.startswith(" ") else value)
-    return events
+    reader = SSEReader()
+    return [event for line in stream.splitlines() + [""] for event in reader.feed(line)]
 
 
 class MCPTransportError(Exception):
-    """An HTTP-level refusal from an MCP endpoint (401, 403, 404, ...), with the status and body."""
+    """An HTTP-level refusal from an MCP endpoint (401, 403, 404, ...), with the status, body and any
+    WWW-Authenticate challenge (what a host acts on: a new token, or one with more scopes)."""
 
-    def __init__(self, status: int, body: str):
+    def __init__(self, status: int, body: str, challenge: str | None = None):
         super().__init__(f"HTTP {status}: {body}")
-        self.status, self.body = status, body
+        self.status, self.body, self.challenge = status, body, challenge
 
 
 class MCPClient:
@@ -1792,17 +2322,26 @@ class MCPClient:
     def _send(self, message: dict) -> list[dict]:
         text = wire_bytes(message).decode("utf-8")
         self.messages.append(("->", text))
-        replies = []
-        for raw in self.transport.exchange(text):
-            self.messages.append(("<-", raw))
-            reply = json.loads(raw)
-            if not isinstance(reply, dict) or "method" not in reply:
-                replies.append(reply)
-            elif "id" in reply:
-                self._answer(reply)  # a request from the server; its id may equal one of ours
-            else:
-                self.notifications.append(reply)
+        replies = [r for raw in self.transport.exchange(text) if (r := self._take(raw)) is not None]
+        self._take_pending()
         return replies
+
+    def _take(self, raw: str) -> JSON:
+        """Log one incoming message; return it if it is a response, else act on it (notification, request)."""
+        self.messages.append(("<-", raw))
+        reply = json.loads(raw)
+        if not isinstance(reply, dict) or "method" not in reply:
+            return reply
+        if "id" in reply:
+            self._answer(reply)  # a request from the server; its id may equal one of ours
+        else:
+            self.notifications.append(reply)
+        return None
+
+    def _take_pending(self) -> None:
+        """Take what arrived on the server's own stream (the GET stream of Streamable HTTP)."""
+        for raw in getattr(self.transport, "pending", list)():
+            self._take(raw)
 
     def _answer(self, request: dict) -> None:
         """Answer a request the server sent: ping gets its empty result; this host offers no other method."""
@@ -1824,7 +2363,7 @@ class MCPClient:
         except MCPTransportError as exc:
             if exc.status != 404 or method == "initialize" or not getattr(self.transport, "session_id", None):
                 raise
-            self.transport.session_id = self.transport.version = None
+            self.transport.forget_session()
             self.initialize()
             replies = self._send(message)
         reply = next((r for r in replies if isinstance(r, dict) and r.get("id") == message["id"]), None)
@@ -1852,6 +2391,8 @@ class MCPClient:
         if hasattr(self.transport, "version"):
             self.transport.version = self.protocol_version
         self.notify("notifications/initialized")
+        if hasattr(self.transport, "listen"):
+            self.transport.listen()  # the server's own stream, if it offers one
         return result
 
     def list_tools(self) -> list[dict]:
@@ -1884,6 +2425,7 @@ class MCPClient:
 
     def list_changed(self) -> bool:
         """Say whether the server announced a new tool list since the last tools/list."""
+        self._take_pending()
         return any(n.get("method") == "notifications/tools/list_changed" for n in self.notifications)
 
     def registry(self) -> ToolRegistry:
@@ -1928,12 +2470,13 @@ def cardinal_mcp_server(backend_url: str, backend_token: str, spec: dict | None 
 
 
 def serve(argv: list[str] | None = None) -> int:
-    """Run the Cardinal MCP server: `python3 interfaces.py serve [--http] [--port N]`.
+    """Run the Cardinal MCP server: `python3 interfaces.py serve [--http [--demo]] [--port N]`.
 
     It starts the Cardinal REST backend on loopback, reads the backend key from CARDINAL_API_KEY
     (a random one if unset), generates the tools, and serves them over stdio (the default, for
     Claude Desktop, Claude Code or the SDK's stdio client) or Streamable HTTP on 127.0.0.1 with
-    bearer tokens from MCP_AGENT_TOKEN / MCP_ADMIN_TOKEN (demo defaults if unset).
+    the bearer tokens MCP_AGENT_TOKEN (read-only tools) and MCP_ADMIN_TOKEN (all tools), which
+    must differ. --demo fills in unset tokens with the published DEMO_TOKENS, for a classroom.
     """
     import argparse
     import os
@@ -1941,14 +2484,18 @@ def serve(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="interfaces.py serve", description=serve.__doc__)
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     parser.add_argument("--port", type=int, default=8765, help="the HTTP port on 127.0.0.1 (default 8765)")
+    parser.add_argument("--demo", action="store_true", help="with --http: the published demo tokens for unset ones")
     args = parser.parse_args(argv)
+    if args.http:
+        tokens, problem = http_tokens(os.environ, args.demo)
+        if problem:
+            print(f"interfaces.py serve: {problem}", file=sys.stderr)
+            return 2
     backend = CardinalServer(CardinalAPI(os.environ.get("CARDINAL_API_KEY") or None)).start()
     try:
         if not args.http:
             serve_stdio(cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec))
             return 0
-        tokens = {os.environ.get("MCP_AGENT_TOKEN") or "agent-7f3c9a": {READ_SCOPE},
-                  os.environ.get("MCP_ADMIN_TOKEN") or "admin-52e1d8": {READ_SCOPE, WRITE_SCOPE}}
         server = cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec, tokens=tokens)
         with MCPHttpServer(server).start(args.port) as http:
             print(f"MCP endpoint: {http.url} (bearer tokens: agent = read-only tools, admin = all)", file=sys.stderr)
@@ -1959,6 +2506,26 @@ def serve(argv: list[str] | None = None) -> int:
         return 0
     finally:
         backend.stop()
+
+
+def http_tokens(environ: typing.Mapping[str, str], demo: bool = False) -> tuple[dict[str, set[str]], str]:
+    """Read the HTTP server's bearer tokens from the environment; return (tokens, '') or ({}, what is wrong).
+
+    The demo tokens are printed in the README, so anyone could use them: they are taken only when
+    asked for (--demo). Equal agent and admin tokens would hand the agent the write tools.
+    """
+    demo_agent, demo_admin = list(DEMO_TOKENS)
+    agent, admin = environ.get("MCP_AGENT_TOKEN") or "", environ.get("MCP_ADMIN_TOKEN") or ""
+    if demo:
+        agent, admin = agent or demo_agent, admin or demo_admin
+    elif not agent or not admin:
+        return {}, ("set MCP_AGENT_TOKEN and MCP_ADMIN_TOKEN (two different secrets) before serving over HTTP, "
+                    "or add --demo to use the published demo tokens for the ones unset")
+    elif {agent, admin} & set(DEMO_TOKENS):
+        return {}, "a token equals a published demo token; choose your own secrets, or add --demo"
+    if agent == admin:
+        return {}, "MCP_AGENT_TOKEN and MCP_ADMIN_TOKEN are equal, which would give the agent the write tools; make them differ"
+    return {agent: {READ_SCOPE}, admin: {READ_SCOPE, WRITE_SCOPE}}, ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2628,7 +3195,7 @@ class InlineMCPServer(MCPServer):
     four servers would spend most of their time starting threads.
     """
 
-    def run(self, tool: Tool, arguments: dict) -> ToolResult:
+    def run(self, tool: Tool, arguments: dict, session: MCPSession | None = None) -> ToolResult:
         """Run one call through the registry, here and now."""
         return self.registry.call(tool.name, arguments)
 
@@ -2926,19 +3493,17 @@ def trifecta(defences: typing.Iterable[str] = ("scan",)) -> list[Outcome]:
 
 def fetch_openapi(base_url: str, timeout: float = 5.0) -> dict:
     """GET base_url/openapi.json and return the document (a host's runtime discovery of the contract)."""
-    import urllib.request
-    opener = _opener()
-    with opener.open(base_url.rstrip("/") + "/openapi.json", timeout=timeout) as response:
-        return json.loads(response.read().decode("utf-8"))
+    answer = http_request("GET", base_url.rstrip("/") + "/openapi.json", timeout=timeout, max_bytes=MAX_REQUEST_BYTES * 10)
+    if answer.status != 200 or answer.left_out:
+        raise ValueError(f"{base_url}/openapi.json answered HTTP {answer.status}"
+                         + (" with a document over 10 MB" if answer.left_out else ""))
+    return json.loads(answer.body.decode("utf-8"))
 
 
 def _raw_get(base_url: str, target: str, token: str) -> tuple[int, JSON]:
     """Send a GET written by hand (the first generation), with the backend key, and return status and JSON."""
-    import urllib.request
-    opener = _opener()
-    request = urllib.request.Request(base_url + target, headers={API_KEY_HEADER: token})
-    with opener.open(request, timeout=5) as response:
-        return response.status, json.loads(response.read().decode("utf-8"))
+    answer = http_request("GET", base_url + target, headers={API_KEY_HEADER: token})
+    return answer.status, json.loads(answer.body.decode("utf-8"))
 
 
 def demo_rest() -> str:
@@ -3342,7 +3907,7 @@ def demo_bad_input() -> str:
 if __name__ == "__main__":  # python3 interfaces.py serve [--http]: the Cardinal MCP server for real hosts
     import sys
     if sys.argv[1:2] != ["serve"]:
-        usage = "usage: python3 interfaces.py serve [--http] [--port N]   (serve --help says more)"
+        usage = "usage: python3 interfaces.py serve [--http [--demo]] [--port N]   (serve --help says more)"
         if sys.argv[1:2] in (["-h"], ["--help"]):  # asked for: on stdout, and no error
             print(usage)
             sys.exit(0)

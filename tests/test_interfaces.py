@@ -239,7 +239,8 @@ class CardinalHandle(unittest.TestCase):
             ("/people?limit=2", 200, interfaces.PEOPLE[:2]),
             ("/people?limit=50", 200, interfaces.PEOPLE),
             ("/people?limit=1", 200, interfaces.PEOPLE[:1]),
-            ("/people?team=sales", 200, []),  # the API itself does not check the team
+            ("/people?team=sales", 400, {"error": "team must be one of ['firmware', 'platform', 'design'], got 'sales'"}),
+            ("/people?team=", 400, {"error": "team must be one of ['firmware', 'platform', 'design'], got ''"}),
             ("/people?department=firmware", 200, interfaces.PEOPLE),  # tolerant: unknown parameter ignored
             ("/people?team=firmware&team=platform", 200, interfaces.PEOPLE[2:4]),  # the last value counts
             ("/teams", 200, [{"name": "firmware", "description": "code that runs on the meters and relays", "size": 2},
@@ -259,13 +260,26 @@ class CardinalHandle(unittest.TestCase):
                 self.assertIn("limit must be a whole number from 1 to 50", payload["error"])
 
     def test_unknown_route_is_404_listing_the_routes(self):
-        for method, target in [("GET", "/nope"), ("DELETE", "/people"), ("POST", "/people"), ("GET", "/digests"),
-                               ("POST", "/openapi.json"), ("GET", "/people/P-101")]:
+        for method, target in [("GET", "/nope"), ("DELETE", "/nope"), ("GET", "/people/P-101"), ("POST", "/")]:
             with self.subTest(method=method, target=target):
                 status, payload = self.api.handle(method, target, {}, b"")
                 self.assertEqual(status, 404)
                 self.assertIn(f"{method} {urlsplit(target).path}", payload["error"])
                 self.assertIn(", ".join(ROUTES), payload["error"])
+
+    def test_a_method_the_path_does_not_take_is_405_naming_the_ones_it_does(self):
+        # by hand from the routes: /people and /teams take GET (and HEAD), /digests POST, /openapi.json GET
+        cases = [("DELETE", "/people", "GET, HEAD"), ("POST", "/people", "GET, HEAD"), ("PUT", "/teams", "GET, HEAD"),
+                 ("GET", "/digests", "POST"), ("TRACE", "/digests", "POST"), ("POST", "/openapi.json", "GET, HEAD")]
+        for method, target, allowed in cases:
+            with self.subTest(method=method, target=target):
+                status, payload = self.api.handle(method, target, {}, b"")
+                self.assertEqual(status, 405)  # before the key: which methods a path takes is no secret
+                self.assertIn(f"does not take {method}; it takes {allowed}", payload["error"])
+        self.assertEqual(self.api.digests, [])
+
+    def test_head_answers_as_get(self):
+        self.assertEqual(self.api.handle("HEAD", "/people?team=firmware", self.key, b""), (200, FIRMWARE))
 
     def test_every_operation_needs_the_key(self):
         cases = [({}, False), ({"X-API-Key": ""}, False), ({"X-API-Key": "wrong"}, False),
@@ -305,6 +319,9 @@ class CardinalHandle(unittest.TestCase):
                                                  "text": "1 person in design over 30 days: Elin Park."}),
             (b'{"team": "platform", "days": 1}', {"id": "DG-3", "team": "platform", "days": 1,
                                                   "text": "2 people in platform over 1 days: Cyra Mendez, Dev Okoro."}),
+            # JSON Schema counts 13.0 as the integer 13, and so does the document's "type": "integer"
+            (b'{"team": "design", "days": 13.0}', {"id": "DG-4", "team": "design", "days": 13,
+                                                   "text": "1 person in design over 13 days: Elin Park."}),
         ]
         for body, digest in cases:
             with self.subTest(body=body):
@@ -318,7 +335,9 @@ class CardinalHandle(unittest.TestCase):
                  (b'{"team": "firmware", "days": 31}', "days must be a whole number from 1 to 30"),
                  (b'{"team": "firmware", "days": "7"}', "days must be a whole number from 1 to 30"),
                  (b'{"team": "firmware", "days": true}', "days must be a whole number from 1 to 30"),
-                 (b'{"team": "firmware", "days": 7.5}', "days must be a whole number from 1 to 30")]
+                 (b'{"team": "firmware", "days": 7.5}', "days must be a whole number from 1 to 30"),
+                 (b'{"team": "firmware", "days": 1e400}', "days must be a whole number from 1 to 30"),
+                 (b'{"team": "firmware", "days": NaN}', "days must be a whole number from 1 to 30")]
         for body, fragment in cases:
             with self.subTest(body=body):
                 status, payload = self.api.handle("POST", "/digests", self.key, body)
