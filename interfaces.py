@@ -20,9 +20,12 @@ round trip; slides 003, "REST APIs" and "What the model actually sees"):
      handshake, tools/list with pagination, tools/call, list_changed), over stdio
      (`python3 interfaces.py serve`, which Claude Desktop, Claude Code or the official SDK
      client can launch) and Streamable HTTP on 127.0.0.1 (`MCPHttpServer`: sessions, version
-     header, Origin check); inbound auth by bearer tokens with scopes; `MCPClient`, the host
-     side, which pins every tool definition and reports a changed one (a rug pull).
-     Outbound auth: the backend key lives inside the generated tools, never in a message.
+     header, Origin and Host checks); inbound auth by bearer tokens with scopes; `MCPClient`,
+     the host side, which pins every tool definition, reports a changed one (a rug pull), and
+     reads the server's own GET event stream where one is offered. Outbound auth: the backend
+     key lives inside the generated tools, never in a message, and never goes to another origin.
+     What each server promises under attack and load (timeouts, limits, sessions, challenges)
+     is said in the appendices 1b, 2b, 4a' and 4b', beside the code that keeps the promise.
   5. Designing tools, and trusting what enters the context (slides 003, "Designing tools" and
      "Trust and permissions"; lesson 002's lethal trifecta): an offline arXiv (`PaperStore`: 393
      records, a raw 42-field feed and a concise listing) with the slide's two search definitions
@@ -48,8 +51,9 @@ What it leaves out: remote and recursive `$ref`s, cookie parameters, non-JSON re
 (forms, multipart), `deepObject` and other non-default parameter styles (arrays in a query
 repeat the key; objects in a query are sent as JSON text), OAuth flows (a bearer token or an
 API key is supplied as is; MCP's OAuth discovery too), response validation (the tool returns
-the parsed JSON), MCP's resources, prompts, sampling and elicitation, server-initiated
-streams (GET), and the stateless 2026 MCP revision. In section 5: a real model (the gullible one
+the parsed JSON), MCP's resources, prompts, sampling and elicitation, a server-initiated
+stream of our own (our server answers GET with 405; the client reads other servers' streams,
+without resuming them), and the stateless 2026 MCP revision. In section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
 relies on the model's judgement fails), the paper records beyond the two the slides name (they are
 invented), a scanner that would survive an adaptive attacker (ours is a word list, on purpose), and
@@ -279,6 +283,7 @@ class LoopbackServer:
         self.read_timeout = read_timeout  # the longest a connection may keep the server waiting for bytes
         self._httpd = None
         self._thread: threading.Thread | None = None
+        self.connections: set = set()  # open client sockets: stop() closes them, kept-alive ones too
 
     @property
     def url(self) -> str:
@@ -297,12 +302,18 @@ class LoopbackServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving and release the port (safe to call twice)."""
+        """Stop serving, release the port and close every open connection (safe to call twice)."""
+        import socket
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
             self._thread.join(timeout=2)
             self._httpd = self._thread = None
+        for connection in list(self.connections):  # a kept-alive client must not be served after stop
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def __enter__(self) -> "LoopbackServer":
         return self.start()
@@ -400,6 +411,14 @@ def _handler_for(server: LoopbackServer):
         protocol_version = "HTTP/1.1"
         timeout = server.read_timeout  # applied to the socket by StreamRequestHandler.setup
 
+        def setup(self) -> None:
+            super().setup()
+            server.connections.add(self.connection)
+
+        def finish(self) -> None:
+            server.connections.discard(self.connection)
+            super().finish()
+
         def _answer(self) -> None:
             status, headers, data = self._read_and_respond()
             self._write(status, headers, b"" if self.command == "HEAD" else data, len(data))
@@ -445,7 +464,12 @@ def _handler_for(server: LoopbackServer):
             self._headers_buffer.append(b"\r\n" + data)
             self.flush_headers()
 
-        do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_TRACE = _answer
+        def __getattr__(self, name: str):
+            """Route every method to _answer (do_GET, do_TRACE, do_QUERY...): the server says 404 or 405 and
+            which methods it takes, where http.server would answer 501 for a method it has no do_ for."""
+            if name.startswith("do_"):
+                return self._answer
+            raise AttributeError(name)
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             """The standard library's own refusals (a bad request line, an unknown method) as JSON too."""
@@ -883,7 +907,7 @@ def _short(text: str) -> str:
 #     (and a server its accept queue) each time.
 
 MAX_REDIRECTS = 5
-MAX_IDLE_CONNECTIONS = 8  # per origin
+MAX_IDLE_CONNECTIONS = 32  # per origin: enough for a server calling its backend from many sessions
 
 
 @dataclass
@@ -934,8 +958,9 @@ def _redirect_target(method: str, url: str, location: str, status: int, start: s
     from urllib.parse import urljoin
     target = urljoin(url, location)
     if urlsplit(target).scheme not in ("http", "https") or origin_of(target) != start:
-        raise HTTPFailure(f"the server redirected to {origin_of(target) if urlsplit(target).hostname else target!r}; "
-                          f"the tool does not follow redirects off {start}", retryable=False)
+        where = origin_of(target) if urlsplit(target).hostname else repr(target)
+        raise HTTPFailure(f"the server redirected to {where}; the tool does not follow redirects off {start}",
+                          retryable=False)
     if status in (301, 302, 303) and method not in ("GET", "HEAD"):
         raise HTTPFailure(f"the server answered {status} (see {urlsplit(target).path}): it would have the {method} "
                           "repeated as a GET, which the tool does not do", retryable=False)
@@ -965,6 +990,8 @@ def _exchange(method: str, url: str, body: bytes | None, headers: dict, deadline
             connection.request(method, target, body=body, headers=headers)
             response = connection.getresponse()
             data = response.read(max_bytes + 1) if method != "HEAD" else b""
+            if response.length and len(data) <= max_bytes:  # http.client returns a short read as if it were all
+                raise http.client.IncompleteRead(data, response.length)
             answer = _answer_of(response, data, max_bytes)
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
@@ -992,6 +1019,13 @@ def _answer_of(response, data: bytes, max_bytes: int) -> HTTPAnswer:
 
 
 def _unreachable(url: str, exc: Exception) -> str:
+    """Say what went wrong with a request that got no answer, for the model."""
+    import http.client
+    if isinstance(exc, http.client.IncompleteRead):
+        return (f"the service at {origin_of(url)} cut its answer off after {len(exc.partial):,} bytes "
+                f"({exc.expected:,} more were announced)")
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return f"the service at {origin_of(url)} closed the connection without answering"
     reason = getattr(exc, "reason", None) or exc
     return f"could not reach the service at {origin_of(url)}: {type(exc).__name__}: {reason}".replace(": : ", ": ")
 
@@ -1856,11 +1890,15 @@ PEEK_BYTES = 1024  # how much of an oversized message's start and end is searche
 
 def _skip_long_line(stdin, head: bytes, limit: int) -> dict:
     """Read past the rest of an oversized line, keeping only its end; answer with the error for it."""
-    tail, size = head[-PEEK_BYTES:], len(head)
-    while (rest := stdin.readline(limit)) and not rest.endswith(b"\n"):
-        tail, size = (tail + rest)[-PEEK_BYTES:], size + len(rest)
-    tail, size = (tail + rest).rstrip(b"\r\n")[-PEEK_BYTES:], size + len(rest.rstrip(b"\r\n"))
-    return too_large(head[:PEEK_BYTES], tail, limit, f"{size:,} bytes")
+    tail, size = head[-PEEK_BYTES - 2:], len(head)
+    while True:
+        rest = stdin.readline(limit)
+        tail, size = (tail + rest)[-PEEK_BYTES - 2:], size + len(rest)
+        if not rest or rest.endswith(b"\n"):
+            break
+    message_end = tail.rstrip(b"\r\n")  # the line break is not part of the message
+    size -= len(tail) - len(message_end)
+    return too_large(head[:PEEK_BYTES], message_end[-PEEK_BYTES:], limit, f"{size:,} bytes")
 
 
 def too_large(head: bytes, tail: bytes, limit: int, size: str) -> dict:
@@ -2198,26 +2236,34 @@ class StreamableHTTP:
         headers = {k: v for k, v in self._headers().items() if k != "Content-Type"} | {"Accept": "text/event-stream"}
         try:
             connection.request("GET", parts.path or "/", headers=headers)
+            sock = connection.sock  # kept: a stream without a length hands its socket to the response
             response = connection.getresponse()
         except (OSError, http.client.HTTPException):
             connection.close()
             return False
         if response.status != 200 or not response.headers.get("Content-Type", "").startswith("text/event-stream"):
+            response.close()
             connection.close()  # 405: no stream offered (a redirect is not followed either)
             return False
-        connection.sock.settimeout(None)  # a stream may be quiet for as long as the session lasts
-        self.stream = connection
-        threading.Thread(target=self._read_stream, args=(response,), daemon=True, name="mcp-get-stream").start()
+        sock.settimeout(None)  # a stream may be quiet for as long as the session lasts
+        self.stream = sock
+        threading.Thread(target=self._read_stream, args=(connection, response), daemon=True,
+                         name="mcp-get-stream").start()
         return True
 
-    def _read_stream(self, response) -> None:
+    def _read_stream(self, connection, response) -> None:
+        """Queue each event of the stream until it ends; only this thread touches the response."""
+        import http.client
         reader = SSEReader()
         try:
             for line in response:
                 for event in reader.feed(line.decode("utf-8", "replace").rstrip("\r\n")):
                     self.received.put(event)
-        except (OSError, ValueError):
-            pass  # the stream was closed (by close(), or by the server)
+        except (OSError, ValueError, http.client.HTTPException):
+            pass  # the stream was cut (by close(), or by the server)
+        finally:
+            response.close()
+            connection.close()
 
     def pending(self) -> list[str]:
         """Return the messages that came on the GET stream since the last call."""
@@ -2232,9 +2278,13 @@ class StreamableHTTP:
         self.session_id = self.version = None
 
     def _close_stream(self) -> None:
+        """Cut the GET stream: its reader thread sees the end and closes the connection itself."""
+        import socket
         if self.stream is not None:
-            _abort(self.stream)
-            self.stream.close()
+            try:
+                self.stream.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already closed by the server
             self.stream = None
 
     def close(self) -> None:
@@ -2287,6 +2337,13 @@ def sse_data(stream: str) -> list[str]:
     """
     reader = SSEReader()
     return [event for line in stream.splitlines() + [""] for event in reader.feed(line)]
+
+
+def declared_read_only(entry: JSON) -> bool:
+    """Say whether a listed tool declares itself read-only: only readOnlyHint true counts. A tool with no
+    annotations (2024-11-05 has none), or hints of another type, is taken to have side effects."""
+    annotations = entry.get("annotations") if isinstance(entry, dict) else None
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
 
 
 class MCPTransportError(Exception):
@@ -2438,9 +2495,8 @@ class MCPClient:
                 if result.get("isError"):
                     raise ToolExecutionError(text)
                 return result.get("structuredContent", text)
-            annotations = entry.get("annotations", {})
             registry.register(Tool(entry["name"], entry.get("description", ""), entry["inputSchema"], call,
-                                   read_only=bool(annotations.get("readOnlyHint"))))
+                                   read_only=declared_read_only(entry)))
         return registry
 
     def tokens(self) -> int:
@@ -3280,7 +3336,7 @@ class Host:
             self.cleaned += [f"{server}.{entry['name']}: {r}" for r in reasons]
             if description is None:
                 return None
-        read_only = bool(entry.get("annotations", {}).get("readOnlyHint"))
+        read_only = declared_read_only(entry)
         return Tool(name, description, entry["inputSchema"],
                     functools.partial(self._call, server, client, entry["name"], read_only), read_only=read_only)
 

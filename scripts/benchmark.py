@@ -11,7 +11,9 @@
 5. ToolRegistry.call (compiled validation + execute) on the Orrin Grid create_ticket schema.
 6. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
    and MCP tools/call round trips per second in process, over stdio and over Streamable HTTP
-   (a trivial tool, so the figure is the protocol's cost, not the tool's).
+   (a trivial tool, so the figure is the protocol's cost, not the tool's); then the load check:
+   50 clients at once x 200 tools/call each over Streamable HTTP (every call answered once,
+   none lost), and 32 x 100 for the latency with 32 calls in flight.
 7. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
 8. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s).
 9. The loop's parallel speed-up (five 200 ms tools, sequential vs concurrent), and the test suite's time.
@@ -325,7 +327,7 @@ def registry_throughput(repeat: int) -> str:
             f"{n / refused:,.0f} refused calls/s (two errors each)")
 
 
-_STDIO_SERVER = """
+_ADDER_SERVER = """
 import sys
 sys.path.insert(0, {root!r})
 import interfaces, tool_core
@@ -335,7 +337,8 @@ registry = tool_core.ToolRegistry()
 def add(a: int, b: int) -> int:
     \"\"\"Add two integers.\"\"\"
     return a + b
-
+"""
+_STDIO_SERVER = _ADDER_SERVER + """
 interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout={timeout}))
 """
 
@@ -383,10 +386,73 @@ def interface_throughput() -> list[list]:
             stdio.close()
     with interfaces.MCPHttpServer(interfaces.MCPServer(_adder())) as endpoint:
         http = interfaces.StreamableHTTP(endpoint.url)
-        rows.append(["MCP tools/call, Streamable HTTP (a connection per request)",
+        rows.append(["MCP tools/call, Streamable HTTP (one kept-alive connection)",
                      f"{_round_trips(interfaces.MCPClient(http), 500):,.0f}"])
         http.close()
     return rows
+
+
+_HTTP_SERVER = _ADDER_SERVER + """
+endpoint = interfaces.MCPHttpServer(interfaces.MCPServer(registry)).start()
+print(endpoint.url, flush=True)
+sys.stdin.read()  # serve until the benchmark closes our stdin
+endpoint.stop()
+"""
+
+
+def http_load(clients: int, calls: int) -> list:
+    """`clients` MCP clients at once, each initialize + `calls` tools/call over Streamable HTTP to a server in
+    another process (so that client and server do not share one interpreter lock); loopback only.
+
+    Returns [clients x calls, answered correctly, lost, calls/s, p50 ms, p99 ms].
+    """
+    import interfaces
+    import threading
+    server = subprocess.Popen([sys.executable, "-c", _HTTP_SERVER.format(root=str(ROOT))], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().strip()
+        latencies, failures, lock = [], [], threading.Lock()
+        start = threading.Barrier(clients)
+
+        def client_run(k: int) -> None:
+            client = interfaces.MCPClient(interfaces.StreamableHTTP(url))
+            mine, lost = [], []
+            try:
+                start.wait()
+                client.initialize()
+                for i in range(calls):
+                    began = time.perf_counter()
+                    try:
+                        result = client.call_tool("add", {"a": k, "b": i})
+                        if result["content"][0]["text"] != str(k + i):
+                            lost.append("wrong answer")
+                    except Exception as exc:  # a reset or a refusal: counted, never hidden
+                        lost.append(type(exc).__name__)
+                    mine.append(time.perf_counter() - began)
+            except Exception as exc:
+                lost += [type(exc).__name__] * (calls - len(mine))
+            finally:
+                client.close()
+            with lock:
+                latencies.extend(mine)
+                failures.extend(lost)
+
+        threads = [threading.Thread(target=client_run, args=(k,)) for k in range(clients)]
+        began = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        wall = time.perf_counter() - began
+    finally:
+        server.stdin.close()
+        server.wait(timeout=10)
+    latencies.sort()
+    total = clients * calls
+    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")  # noqa: E731
+    return [f"{clients} x {calls}", f"{total - len(failures):,}", f"{len(failures):,}", f"{total / wall:,.0f}",
+            f"{pick(0.50):.1f}", f"{pick(0.99):.1f}"]
 
 
 def bfcl_throughput(copies: int = 3000) -> str:
@@ -450,6 +516,9 @@ def main() -> None:
     print("\n" + registry_throughput(args.repeat))
     print("\nCalls per second through the interfaces of scripts/04:\n")
     print(tool_core.format_table(["path", "calls/s"], interface_throughput()))
+    print("\nMCP over Streamable HTTP under load (clients at once x tools/call each; the server in another process):\n")
+    print(tool_core.format_table(["clients x calls", "answered", "lost", "calls/s", "p50 ms", "p99 ms"],
+                                 [http_load(50, 200), http_load(32, 100)]))
     import tool_catalog
     print("\nBM25 tool retrieval at scale:\n")
     print(tool_catalog.scale_figures())
