@@ -100,118 +100,107 @@ def _parse_date(text: str) -> datetime.date:
 MAX_AMOUNT = 10_000  # what the credit tool accepts at all; the policy's limit (MAX_CREDIT) is the agent's to keep
 
 
-def service_registry(db: ServiceDB) -> ToolRegistry:
-    """Build the six tools over a database. They check data integrity (ids exist, dates parse), never policy."""
-    registry = _CachedRegistry()
+# The six tools. Each takes the database it acts on first, as tau-bench's tools take `data`: they are
+# described once, below, and handed a database per trial (service_registry); the model never sees `db`.
 
-    def customer(customer_id: str) -> dict:
-        if customer_id not in db.customers:
-            raise LookupError(f"no customer {customer_id!r}; look customers up by name with find_customer")
-        return db.customers[customer_id]
-
-    def appointment(appointment_id: str) -> dict:
-        if appointment_id not in db.appointments:
-            raise LookupError(f"no appointment {appointment_id!r}; list a customer's with list_appointments")
-        return db.appointments[appointment_id]
-
-    @registry.tool(read_only=True)
-    def find_customer(name: str) -> dict:
-        """Find a customer by full name; returns the customer id.
-
-        Args:
-            name: the customer's full name, e.g. "Gil Varga"
-        """
-        found = [cid for cid, c in db.customers.items() if c["name"].lower() == name.strip().lower()]
-        if not found:
-            raise LookupError(f"no customer named {name!r}")
-        return {"customer_id": found[0]}
-
-    @registry.tool(read_only=True)
-    def get_account(customer_id: str) -> dict:
-        """Get a customer's account: name, whether an outage is logged, credits so far.
-
-        Args:
-            customer_id: e.g. "C-107"
-        """
-        c = customer(customer_id)
-        credited = sum(x["amount"] for x in db.credits if x["customer_id"] == customer_id)
-        return {"customer_id": customer_id, "name": c["name"], "outage_logged": c["outage_logged"], "credits": credited}
-
-    @registry.tool(read_only=True)
-    def list_appointments(customer_id: str) -> list:
-        """List a customer's appointments with their ids, dates, kinds and status.
-
-        Args:
-            customer_id: e.g. "C-107"
-        """
-        customer(customer_id)
-        return [{"appointment_id": aid} | {k: v for k, v in a.items() if k != "customer_id"}
-                for aid, a in db.appointments.items() if a["customer_id"] == customer_id]
-
-    @registry.tool
-    def reschedule_appointment(appointment_id: str, new_date: str) -> dict:
-        """Move an appointment to a new date (YYYY-MM-DD, after today).
-
-        Args:
-            appointment_id: e.g. "A-1007"
-            new_date: the new date, YYYY-MM-DD
-        """
-        a = appointment(appointment_id)
-        if a["status"] != "scheduled":
-            raise ValueError(f"appointment {appointment_id} is {a['status']} and cannot be moved")
-        if _parse_date(new_date) <= TODAY:
-            raise ValueError(f"the new date must be after today ({TODAY.isoformat()})")
-        a["date"] = new_date
-        return {"appointment_id": appointment_id, "date": new_date, "status": "rescheduled"}
-
-    @registry.tool
-    def cancel_appointment(appointment_id: str) -> dict:
-        """Cancel an appointment.
-
-        Args:
-            appointment_id: e.g. "A-1007"
-        """
-        a = appointment(appointment_id)
-        if a["status"] != "scheduled":
-            raise ValueError(f"appointment {appointment_id} is already {a['status']}")
-        a["status"] = "cancelled"
-        return {"appointment_id": appointment_id, "status": "cancelled"}
-
-    @registry.tool
-    def issue_credit(customer_id: str, amount: float, reason: str) -> dict:
-        """Credit a customer's account in dollars.
-
-        Args:
-            customer_id: e.g. "C-107"
-            amount: dollars, more than 0
-            reason: one line, e.g. "outage on 2026-10-12"
-        """
-        customer(customer_id)
-        if not 0 < amount <= MAX_AMOUNT:  # NaN fails both comparisons; a 400-digit int fails the second
-            raise ValueError(f"amount must be more than 0 and at most {MAX_AMOUNT:,} dollars, got {tool_core.show(amount)}")
-        db.credits.append({"customer_id": customer_id, "amount": amount, "reason": reason})
-        return {"customer_id": customer_id, "credited": amount}
-
-    return registry
+def _customer(db: ServiceDB, customer_id: str) -> dict:
+    if customer_id not in db.customers:
+        raise LookupError(f"no customer {customer_id!r}; look customers up by name with find_customer")
+    return db.customers[customer_id]
 
 
-class _CachedRegistry(ToolRegistry):
-    """A registry whose @tool reads each function's hints and docstring once per process, not per trial.
+def _appointment(db: ServiceDB, appointment_id: str) -> dict:
+    if appointment_id not in db.appointments:
+        raise LookupError(f"no appointment {appointment_id!r}; list a customer's with list_appointments")
+    return db.appointments[appointment_id]
 
-    subtle: 64 trials build 64 registries; tool_from_function's type-hint evaluation was most of
-    their cost. The schema of a function does not change between databases, only its closure.
+
+def find_customer(db: ServiceDB, name: str) -> dict:
+    """Find a customer by full name; returns the customer id.
+
+    Args:
+        name: the customer's full name, e.g. "Gil Varga"
     """
+    found = [cid for cid, c in db.customers.items() if c["name"].lower() == name.strip().lower()]
+    if not found:
+        raise LookupError(f"no customer named {name!r}")
+    return {"customer_id": found[0]}
 
-    _built: dict[str, Tool] = {}
 
-    def tool(self, fn=None, *, name=None, description=None, read_only=False):
-        def wrap(f):
-            known = self._built.get(f.__name__)
-            if known is None:
-                known = self._built[f.__name__] = tool_core.tool_from_function(f, read_only=read_only)
-            self.register(dataclasses.replace(known, fn=f))
-            return f
-        return wrap(fn) if fn is not None else wrap
+def get_account(db: ServiceDB, customer_id: str) -> dict:
+    """Get a customer's account: name, whether an outage is logged, credits so far.
+
+    Args:
+        customer_id: e.g. "C-107"
+    """
+    c = _customer(db, customer_id)
+    credited = sum(x["amount"] for x in db.credits if x["customer_id"] == customer_id)
+    return {"customer_id": customer_id, "name": c["name"], "outage_logged": c["outage_logged"], "credits": credited}
+
+
+def list_appointments(db: ServiceDB, customer_id: str) -> list:
+    """List a customer's appointments with their ids, dates, kinds and status.
+
+    Args:
+        customer_id: e.g. "C-107"
+    """
+    _customer(db, customer_id)
+    return [{"appointment_id": aid} | {k: v for k, v in a.items() if k != "customer_id"}
+            for aid, a in db.appointments.items() if a["customer_id"] == customer_id]
+
+
+def reschedule_appointment(db: ServiceDB, appointment_id: str, new_date: str) -> dict:
+    """Move an appointment to a new date (YYYY-MM-DD, after today).
+
+    Args:
+        appointment_id: e.g. "A-1007"
+        new_date: the new date, YYYY-MM-DD
+    """
+    a = _appointment(db, appointment_id)
+    if a["status"] != "scheduled":
+        raise ValueError(f"appointment {appointment_id} is {a['status']} and cannot be moved")
+    if _parse_date(new_date) <= TODAY:
+        raise ValueError(f"the new date must be after today ({TODAY.isoformat()})")
+    a["date"] = new_date
+    return {"appointment_id": appointment_id, "date": new_date, "status": "rescheduled"}
+
+
+def cancel_appointment(db: ServiceDB, appointment_id: str) -> dict:
+    """Cancel an appointment.
+
+    Args:
+        appointment_id: e.g. "A-1007"
+    """
+    a = _appointment(db, appointment_id)
+    if a["status"] != "scheduled":
+        raise ValueError(f"appointment {appointment_id} is already {a['status']}")
+    a["status"] = "cancelled"
+    return {"appointment_id": appointment_id, "status": "cancelled"}
+
+
+def issue_credit(db: ServiceDB, customer_id: str, amount: float, reason: str) -> dict:
+    """Credit a customer's account in dollars.
+
+    Args:
+        customer_id: e.g. "C-107"
+        amount: dollars, more than 0
+        reason: one line, e.g. "outage on 2026-10-12"
+    """
+    _customer(db, customer_id)
+    if not 0 < amount <= MAX_AMOUNT:  # NaN fails both comparisons; a 400-digit int fails the second
+        raise ValueError(f"amount must be more than 0 and at most {MAX_AMOUNT:,} dollars, got {tool_core.show(amount)}")
+    db.credits.append({"customer_id": customer_id, "amount": amount, "reason": reason})
+    return {"customer_id": customer_id, "credited": amount}
+
+
+SERVICE_TOOLS = tuple(tool_core.tool_from_function(fn, read_only=read_only, context=("db",)) for fn, read_only in (
+    (find_customer, True), (get_account, True), (list_appointments, True),
+    (reschedule_appointment, False), (cancel_appointment, False), (issue_credit, False)))
+
+
+def service_registry(db: ServiceDB) -> ToolRegistry:
+    """Hand the six tools the database they act on. They check data integrity (ids exist, dates parse), never policy."""
+    return ToolRegistry(dataclasses.replace(t, fn=functools.partial(t.fn, db)) for t in SERVICE_TOOLS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1654,13 +1654,14 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 
 
 def tool_from_function(fn: Callable, *, name: str | None = None, description: str | None = None,
-                       read_only: bool = False) -> Tool:
+                       read_only: bool = False, context: typing.Iterable[str] = ()) -> Tool:
     """Build a Tool from a plain function: hints -> schema, docstring -> descriptions.
 
     A parameter with a default is optional (its default is shown, never applied by validate).
     Optional[X] admits null and is optional too: left out, the function gets None. A default
     of None makes the parameter nullable even without Optional. The schema forbids properties
-    the function does not take.
+    the function does not take. Parameters named in `context` are the harness's to fill (the
+    database a tool acts on, bound with functools.partial): the model's schema leaves them out.
     """
     target = fn if inspect.isroutine(fn) else fn.__call__  # a callable object describes its __call__
     fn_name = getattr(fn, "__name__", type(fn).__name__)
@@ -1668,6 +1669,8 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
     summary, notes = parse_docstring(target.__doc__)
     properties, required, fill_none = {}, [], []
     for param in inspect.signature(target).parameters.values():
+        if param.name in context:
+            continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD, param.POSITIONAL_ONLY):
             raise TypeError(f"{fn_name}: {param} cannot be passed by name, as a model's arguments are; "
                             "name every parameter and drop '/' and *args/**kwargs")

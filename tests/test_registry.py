@@ -1,5 +1,7 @@
 """Tools from functions, and ToolRegistry.call: the order of checks and what each failure says."""
 import sys
+import dataclasses
+import functools
 import unittest
 from pathlib import Path
 from typing import Any, Literal, Optional
@@ -116,6 +118,23 @@ class SchemaFromFunction(unittest.TestCase):
         self.assertEqual(parse_docstring(sphinx), ("Find a meter.", {"meter_id": "the meter's id, e.g. MT-123"}))
         self.assertEqual(parse_docstring(None), ("", {}))
         self.assertEqual(parse_docstring("One line."), ("One line.", {}))
+
+    def test_context_parameters_are_the_harness_not_the_model(self):
+        def lookup(db: dict, key: str, default: str = "") -> str:
+            """Look a key up in the store.
+
+            Args:
+                key: the key
+            """
+            return db.get(key, default)
+
+        tool = tool_from_function(lookup, context=("db",))
+        self.assertEqual(tool.parameters, {"type": "object", "properties": {
+            "key": {"type": "string", "description": "the key"}, "default": {"type": "string", "default": ""}},
+            "required": ["key"], "additionalProperties": False})
+        bound = ToolRegistry([dataclasses.replace(tool, fn=functools.partial(tool.fn, {"a": "1"}))])
+        self.assertEqual(bound.call("lookup", {"key": "a"}).content, "1")
+        self.assertEqual(bound.call("lookup", {"key": "a", "db": {}}).error_kind, "invalid_arguments")
 
     def test_duplicate_names_are_refused(self):
         registry = ToolRegistry([tool_from_function(list_members)])

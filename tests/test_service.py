@@ -290,6 +290,38 @@ class Tools(unittest.TestCase):
                 self.assertIn(words, result.message)
         self.assertEqual(db.appointments["A-2001"]["date"], "2026-10-20")
 
+    def test_each_registry_acts_on_the_database_it_was_handed(self):
+        first, second = ServiceDB(), ServiceDB()
+        one, two = service_env.service_registry(first), service_env.service_registry(second)
+        self.assertTrue(two.call("issue_credit", {"customer_id": "C-118", "amount": 5, "reason": "x"}).ok)
+        self.assertEqual((first.credits, [c["amount"] for c in second.credits]), ([], [5]))
+        self.assertEqual(one.call("get_account", {"customer_id": "C-118"}).content["credits"], 0)
+        for tool in one:  # the database is the harness's argument: the model's schema never shows it
+            with self.subTest(tool=tool.name):
+                self.assertNotIn("db", tool.parameters["properties"])
+                self.assertNotIn("db", tool.parameters["required"])
+
+    def test_no_schema_outlives_the_function_it_was_read_from(self):
+        # an outside check: a process-wide cache keyed by function name gave a new find_customer the old schema
+        service_env.service_registry(ServiceDB())
+        registries = {name: kind for name, kind in vars(service_env).items()
+                      if isinstance(kind, type) and issubclass(kind, tool_core.ToolRegistry)}
+        self.assertIn("ToolRegistry", registries)
+        for name, kind in registries.items():  # every registry the module builds its tools with
+            with self.subTest(registry=name):
+                registry = kind()
+
+                @registry.tool(name="find_customer", description="Find a customer by phone number.")
+                def lookup(phone: str) -> dict:
+                    """Look a customer up."""
+                    return {"customer_id": "C-107"}
+
+                tool = registry.get("find_customer")
+                self.assertEqual((tool.description, sorted(tool.parameters["properties"])),
+                                 ("Find a customer by phone number.", ["phone"]))
+                self.assertEqual(registry.call("find_customer", {"phone": "555"}).content, {"customer_id": "C-107"})
+                self.assertFalse(registry.call("find_customer", {"name": "Gil Varga"}).ok)
+
     def test_databases_do_not_share_rows(self):
         first, second = ServiceDB(), ServiceDB()
         service_env.service_registry(first).call("cancel_appointment", {"appointment_id": "A-1007"})
