@@ -460,6 +460,8 @@ def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
             return [], "no call (no tool call in the reply)"
         calls = []
         for item in result:
+            if isinstance(item, ParseError):  # a native call the vendor's dialect could not read
+                return None, f"malformed call ({item.kind}: {item.message})"
             if not (isinstance(item, dict) and len(item) == 1):
                 return None, f"a function-calling result must be a list of one-key objects, got {tool_core.show(item)}"
             name, arguments = next(iter(item.items()))
@@ -806,6 +808,11 @@ def format_report(report: Report, failures: int = 20) -> str:
 
 ANTHROPIC_MODEL = "claude-sonnet-4-5"  # one constant per API: retired ids break course notebooks; --model overrides
 OPENAI_MODEL = "gpt-4o-mini"
+# The official SDKs' default bases and rule: a request goes to base_url + its path, nothing inserted.
+# OpenAI's base holds the version (.../v1; a compatible server's may be .../v1beta/openai or
+# .../api/paas/v4); Anthropic's does not (its path is /v1/messages).
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 _SCHEMA_TYPES = {"dict": "object", "float": "number", "integer": "integer", "string": "string",
                  "boolean": "boolean", "array": "array", "tuple": "array", "any": None}
 
@@ -846,22 +853,25 @@ class Reply:
     """One model reply: its text, its native calls (when tools went in the vendor's format), and why it stopped."""
 
     text: str
-    calls: list[dict] | None = None  # [{name: "<JSON arguments>" or arguments}] from native tool calling
-    stop_reason: str = ""
+    calls: list[dict | ParseError] | None = None  # [{name: arguments}] from native tool calling, as the dialect read
+    stop_reason: str = ""                         # them; a call it could not read stays in the list as its ParseError
     truncated: bool = False  # cut at max_tokens (or the context window): a call in it may be incomplete
     refused: bool = False  # the model or the API's filter declined: no answer to grade, only its absence
+    paused: bool = False  # Anthropic's pause_turn: a long turn stopped midway, to be sent back to go on
 
     def note(self) -> str:
         """Say how the reply ended when that matters for its grade ('' for a normal end)."""
         if self.refused:
             return f"refused: {self.stop_reason}" + (f", {tool_core.show(self.text, 60)}" if self.text else "")
+        if self.paused:
+            return "paused (pause_turn): the API stopped a long turn midway; graded as far as it got"
         if not self.truncated:
             return ""
         return "cut at max_tokens" if self.stop_reason in ("max_tokens", "length") else f"cut: {self.stop_reason}"
 
 
 class HTTPBackend:
-    """What the two APIs share: a JSON POST with retries and back-off on 429 and 5xx only, clear errors otherwise."""
+    """What the two APIs share: a JSON POST with the SDKs' retries and back-off (see post), clear errors otherwise."""
 
     def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
                  sleep=time.sleep):
@@ -875,7 +885,9 @@ class HTTPBackend:
         lock timeout at these APIs), a timeout or a dropped connection; not a 429 that says the
         quota or spending limit is used up, and never what an x-should-retry header forbids. A
         retry-after (seconds, or an HTTP date) or retry-after-ms of at most 60 s is obeyed. A refused
-        connection (nothing listening at the URL) fails at once.
+        connection (nothing listening at the URL) fails at once. Where this departs from the official
+        SDKs: they also retry 501 and every 429; a 501 (not implemented) will not change, and a
+        used-up quota does not mend by waiting.
         """
         import http.client
         import urllib.error
@@ -961,41 +973,49 @@ def _retry_wait(headers, attempt: int) -> float:
 class AnthropicBackend(HTTPBackend):
     """The Anthropic Messages API over urllib: system + one user turn, stop at <tool_result, tools if native."""
 
-    def __init__(self, key: str, model: str = ANTHROPIC_MODEL, base_url: str = "https://api.anthropic.com", **options):
-        if not key:
+    def __init__(self, key: str, model: str = ANTHROPIC_MODEL, base_url: str = ANTHROPIC_BASE_URL, *,
+                 dialect=None, **options):
+        if not key and base_url.rstrip("/") == ANTHROPIC_BASE_URL:  # a proxy elsewhere may need none
             raise LLMError("no API key: set ANTHROPIC_API_KEY, or run with --toy (offline) or --base-url")
         super().__init__(model, **options)
-        self.secret, self.url = key, base_url.rstrip("/") + "/v1/messages"
+        self.secret, self.url = key or "", base_url.rstrip("/") + "/v1/messages"
+        self.dialect = dialect or _dialect("Anthropic")
 
-    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
-        """Send one question; return the reply's text, native calls and stop reason."""
+    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
+                 parallel: bool | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls (read by the Anthropic dialect) and stop reason."""
         body = {"model": self.model, "max_tokens": self.max_tokens, "system": system,
                 "messages": [{"role": "user", "content": user}], "stop_sequences": tool_core.STOP_SEQUENCES}
         if tools:
-            body["tools"] = tools
-        data = self.post(self.url, {"x-api-key": self.secret, "anthropic-version": "2023-06-01"}, body)
-        blocks = data.get("content", [])
-        text = "".join(b.get("text", "") for b in blocks if b.get("type") == "text")
-        calls = [{b["name"]: b.get("input", {})} for b in blocks if b.get("type") == "tool_use"]
+            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
+        headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
+        data = self.post(self.url, headers, body)
+        text, calls = _read_turn(self.dialect, data, self.url)
         stop = data.get("stop_reason") or ""
         return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
-                     refused=stop == "refusal")
+                     refused=stop == "refusal", paused=stop == "pause_turn")
 
 
 _REASONING_MODEL = re.compile(r"(o\d|gpt-5)")  # OpenAI's model ids that refuse max_tokens and stop
 
 
 class OpenAIBackend(HTTPBackend):
-    """Any OpenAI-compatible /v1/chat/completions endpoint (vLLM, llama.cpp, Ollama, OpenAI) over urllib."""
+    """Any OpenAI-compatible Chat Completions endpoint (OpenAI, vLLM, llama.cpp, Ollama) over urllib.
 
-    def __init__(self, base_url: str, key: str | None = None, model: str = OPENAI_MODEL, **options):
+    The URL is base_url + "/chat/completions", the SDK's rule: the base holds the version, e.g.
+    http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server).
+    """
+
+    def __init__(self, base_url: str = OPENAI_BASE_URL, key: str | None = None, model: str = OPENAI_MODEL, *,
+                 dialect=None, **options):
         super().__init__(model, **options)
         self.secret = key or ""
-        self.url = base_url.rstrip("/") + ("/chat/completions" if base_url.rstrip("/").endswith("/v1")
-                                           else "/v1/chat/completions")
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.dialect = dialect or _dialect("OpenAI")
 
-    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
-        """Send one question; return the reply's text, native calls (arguments as the JSON strings sent) and stop reason.
+    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
+                 parallel: bool | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls (read by the OpenAI dialect) and stop reason.
 
         OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) take max_completion_tokens and no
         stop sequences; the others, and most compatible servers, take max_tokens and stop.
@@ -1006,15 +1026,44 @@ class OpenAIBackend(HTTPBackend):
         else:
             body |= {"max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES}
         if tools:
-            body["tools"] = tools
+            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
         headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
         data = self.post(self.url, headers, body)
-        choice = (data.get("choices") or [{}])[0]
-        message = choice.get("message") or {}
-        calls = [{c["function"]["name"]: c["function"].get("arguments") or "{}"} for c in message.get("tool_calls") or []]
+        choices = data.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+        if choice is None:
+            raise LLMError(f"{self.url} answered without a choice to read: {tool_core.show(data, 200)}")
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        text, calls = _read_turn(self.dialect, message, self.url)
         stop, refusal = choice.get("finish_reason") or "", message.get("refusal")
-        return Reply(refusal or message.get("content") or "", calls if tools else None, "refusal" if refusal else stop,
-                     stop == "length", refused=bool(refusal) or stop == "content_filter")
+        return Reply(refusal if isinstance(refusal, str) and refusal else text, calls if tools else None,
+                     "refusal" if refusal else stop, stop == "length", refused=bool(refusal) or stop == "content_filter")
+
+
+def _dialect(name: str):
+    """Return interfaces' reader of a vendor's format (imported here: issue 21 has the backends read their replies
+    with the dialects, the one place bfcl_lab uses another lab module)."""
+    import interfaces
+    return getattr(interfaces, name)()
+
+
+def _choice_fields(dialect, tool_choice: str | dict | None, parallel: bool | None) -> dict:
+    """Write tool_choice and parallel-call control in the vendor's own form; nothing when neither is asked for."""
+    if tool_choice is None and parallel is None:
+        return {}
+    return dialect.tool_choice(tool_choice or "auto", parallel)
+
+
+def _read_turn(dialect, turn: JSON, url: str) -> tuple[str, list[dict | ParseError]]:
+    """Read a reply's text and calls with the vendor's dialect; a reply it cannot read is an LLMError, never a crash."""
+    if not isinstance(turn, dict):
+        raise LLMError(f"{url} answered with a reply that is not an object: {tool_core.show(turn, 200)}")
+    try:
+        text, items = dialect.read_calls(turn)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        raise LLMError(f"{url} answered with a reply the {dialect.name} reader cannot read "
+                       f"({type(exc).__name__}: {exc}): {tool_core.show(turn, 200)}") from None
+    return text, [item if isinstance(item, ParseError) else {item.name: item.arguments} for item in items]
 
 
 class ToyBackend:
@@ -1035,12 +1084,16 @@ NATIVE_SYSTEM = ("Use the tools you are given when one fits the request, with th
                  "If none fits, answer in plain text without calling any.")
 
 
-def ask_model(backend, dialect=None) -> tuple[dict[str, JSON], dict[str, str]]:
+def ask_model(backend, dialect=None, tool_choice: str | dict | None = None,
+              parallel: bool | None = None) -> tuple[dict[str, JSON], dict[str, str]]:
     """Put the nine questions to a model; return each answer (text, or native calls) and how it ended.
 
     dialect None: the text protocol (the tools in the system prompt, calls as <tool_call> text);
-    otherwise a dialect of interfaces (e.g. interfaces.Anthropic()) renders the tools natively.
+    otherwise a dialect of interfaces (e.g. interfaces.Anthropic()) renders the tools natively,
+    and tool_choice / parallel go in the vendor's own fields.
     """
+    if dialect is None and (tool_choice is not None or parallel is not None):
+        raise ValueError("tool_choice and parallel are sent natively: they need a dialect (--native)")
     answers, notes = {}, {}
     for q in QUESTIONS:
         tools = bfcl_tools(q["function"])
@@ -1048,15 +1101,17 @@ def ask_model(backend, dialect=None) -> tuple[dict[str, JSON], dict[str, str]]:
             reply = backend.complete(tool_core.render_tool_prompt(tools), q["question"][0][0]["content"])
             answers[q["id"]] = reply.text
         else:  # the tools go in the vendor's own field; only its tool calls count as calls (BFCL's FC mode)
-            reply = backend.complete(NATIVE_SYSTEM, q["question"][0][0]["content"], [dialect.tool(t) for t in tools])
+            reply = backend.complete(NATIVE_SYSTEM, q["question"][0][0]["content"], [dialect.tool(t) for t in tools],
+                                     **({"tool_choice": tool_choice} if tool_choice is not None else {}),
+                                     **({"parallel": parallel} if parallel is not None else {}))
             answers[q["id"]] = reply.calls or []
         notes[q["id"]] = reply.note()
     return answers, notes
 
 
-def demo_real(backend, dialect=None) -> str:
+def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, parallel: bool | None = None) -> str:
     """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
-    answers, notes = ask_model(backend, dialect)
+    answers, notes = ask_model(backend, dialect, tool_choice, parallel)
     graded = grade_model(answers)
     rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if notes[g.question] else "")]
             for g in graded]

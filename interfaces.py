@@ -498,10 +498,11 @@ IGNORED_HEADERS = ("accept", "content-type", "authorization")
 class _Param:
     """One model-visible parameter of an operation and where its value goes in the request."""
 
-    name: str
+    name: str  # the argument's name in the tool's schema
     where: str  # path | query | header | body
     schema: dict
     required: bool
+    wire: str = ""  # its name in the request, when the tool renamed it (a clash): see _rename_clashes
 
 
 @dataclass
@@ -553,15 +554,33 @@ def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, tim
     for path, item in spec["paths"].items():
         if not isinstance(resolver.deref(item, f"paths.{path}"), dict):
             raise ValueError(f"paths.{path} must be a path item object (methods -> operations), got {show(item)}")
-    operations = [_read_operation(resolver, spec, path, method, op, schemes)
-                  for path, item in spec["paths"].items()
-                  for method, op in resolver.deref(item, f"paths.{path}").items() if method in HTTP_METHODS]
-    names = [op.name for op in operations]
+    auth = _Auth(schemes, credentials or {})
+    tools, left_out = [], []
+    for path, item in spec["paths"].items():
+        for method, op in resolver.deref(item, f"paths.{path}").items():
+            if method in HTTP_METHODS:
+                try:  # one operation the converter cannot take must not cost the document its other tools
+                    tools.append(_tool_for(_read_operation(resolver, spec, path, method, op, schemes),
+                                           base_url.rstrip("/"), auth, timeout, max_bytes))
+                except ValueError as exc:
+                    left_out.append(str(exc))
+    _report_left_out(left_out, converted=len(tools))
+    names = [t.name for t in tools]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"two operations would both be the tool {twice}: give them distinct operationIds")
-    auth = _Auth(schemes, credentials or {})
-    return [_tool_for(op, base_url.rstrip("/"), auth, timeout, max_bytes) for op in operations]
+    return tools
+
+
+def _report_left_out(left_out: list[str], converted: int) -> None:
+    """Refuse a document none of whose operations converts; warn about each operation left out of the rest."""
+    import warnings
+    if left_out and not converted:
+        raise ValueError(left_out[0] if len(left_out) == 1 else
+                         f"no operation could be converted: {'; '.join(left_out)}")
+    for reason in left_out:
+        warnings.warn(f"openapi_to_tools left this operation out (the other {converted} became tools): {reason}",
+                      stacklevel=4)
 
 
 def _check_document(spec: JSON) -> None:
@@ -656,10 +675,22 @@ def _json_schema(schema: JSON, where: str, request: bool = True) -> dict:
     return out
 
 
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what the vendors accept as a tool's name
+
+
 def _tool_name(op: dict, method: str, path: str) -> str:
-    """Name a tool after operationId, else method and path. Example: ('get', '/people/{id}') -> 'get_people_by_id'"""
-    raw = op.get("operationId") or f"{method}_" + re.sub(r"\{(\w+)\}", r"by_\1", path)
-    name = re.sub(r"[^A-Za-z0-9_-]+", "_", raw)  # what the vendors accept: ^[A-Za-z0-9_-]{1,64}$
+    """Name a tool: its operationId exactly, when that is a valid tool name; else mapped by one rule.
+
+    The rule: every run of characters outside [A-Za-z0-9_-] becomes one "_", runs of "_" made
+    that way fold into one, leading and trailing "_" go, and the name is cut at 64 characters.
+    With no operationId, the name is made the same way from the method and the path.
+    Example: ('read__a', ...) -> 'read__a'; ('get /people/{id}' ...) -> 'get_people_by_id'
+    """
+    operation_id = op.get("operationId")
+    if isinstance(operation_id, str) and TOOL_NAME.fullmatch(operation_id):
+        return operation_id
+    raw = operation_id or f"{method}_" + re.sub(r"\{(\w+)\}", r"by_\1", path)
+    name = re.sub(r"[^A-Za-z0-9_-]+", "_", raw)
     name = re.sub(r"_+", "_", name).strip("_")[:64]
     return name or method
 
@@ -697,14 +728,29 @@ def _read_operation(resolver: _Resolver, spec: dict, path: str, method: str, op:
                        text_response=_declares_text(resolver.deref(op.get("responses", {}), where)),
                        output_schema=_output_schema(resolver.deref(op.get("responses", {}), where), where))
     _read_body(resolver, op, result, where)
-    clash = sorted({p.name for p in result.params if [q.name for q in result.params].count(p.name) > 1})
-    if clash:
-        raise ValueError(f"{where}: the parameter name(s) {clash} appear in two places (path, query, header or "
-                         "body); a tool's arguments are one flat object, so rename one of them")
-    missing = set(re.findall(r"\{([^}]+)\}", path)) - {p.name for p in result.params if p.where == "path"}
+    _rename_clashes(result.params)
+    missing = set(re.findall(r"\{([^}]+)\}", path)) - {p.wire for p in result.params if p.where == "path"}
     if missing:
         raise ValueError(f"{where}: the path has {sorted(missing)} but no path parameter declares it")
     return result
+
+
+def _rename_clashes(params: list[_Param]) -> None:
+    """Give arguments that share a name distinct ones: a tool's arguments are one flat object.
+
+    The rule (FastMCP's): a body field keeps its name; a path, query or header parameter that
+    shares its name with another argument is offered as name__where, and sent under its own name.
+    Example: PUT /users/{id} with a body field id -> arguments 'id__path' (the URL) and 'id' (the body)
+    """
+    names = [p.name for p in params]
+    for p in params:
+        p.wire = p.wire or p.name
+        if names.count(p.name) > 1 and p.where != "body":
+            p.name = f"{p.name}__{p.where}"
+    taken = [p.name for p in params]
+    twice = sorted({n for n in taken if taken.count(n) > 1})
+    if twice:  # e.g. two body fields, or a header and a renamed one that already used the name
+        raise ValueError(f"the arguments {twice} would still appear twice after renaming clashes; rename one")
 
 
 def _read_body(resolver: _Resolver, op: dict, result: Operation, where: str) -> None:
@@ -818,11 +864,13 @@ def _tool_for(op: Operation, base_url: str, auth: _Auth, timeout: float, max_byt
 
 def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: dict, max_bytes: int) -> JSON:
     """Perform one validated call as an HTTP request; return the parsed response or raise ToolExecutionError."""
-    where = {p.name: p.where for p in op.params}
-    path = re.sub(r"\{([^}]+)\}", lambda m: _path_segment(m.group(1), arguments[m.group(1)]), op.path)
-    query = {k: _wire(v) for k, v in arguments.items() if where[k] == "query"}
-    headers = {"Accept": "application/json"} | {k: str(_wire(v)) for k, v in arguments.items() if where[k] == "header"}
-    body_fields = {k: v for k, v in arguments.items() if where[k] == "body"}
+    param = {p.name: p for p in op.params}
+    sent = lambda place: {param[k].wire: v for k, v in arguments.items() if param[k].where == place}  # noqa: E731
+    in_path = sent("path")
+    path = re.sub(r"\{([^}]+)\}", lambda m: _path_segment(m.group(1), in_path[m.group(1)]), op.path)
+    query = {k: _wire(v) for k, v in sent("query").items()}
+    headers = {"Accept": "application/json"} | {k: str(_wire(v)) for k, v in sent("header").items()}
+    body_fields = sent("body")
     data = None
     if body_fields or (op.body_required and op.body_is_object):  # an optional body the model left out is not sent
         data = json.dumps(body_fields if op.body_is_object else body_fields["body"]).encode("utf-8")
@@ -1066,12 +1114,25 @@ class _Pool:
 
     def give(self, origin: str, connection) -> None:
         """Keep a connection for the next request to this origin (up to MAX_IDLE_CONNECTIONS)."""
+        import atexit
         with self.lock:
+            if not self.idle:
+                atexit.register(self.close)  # at the first connection kept: nothing is left open at exit
             idle = self.idle.setdefault(origin, [])
             if len(idle) < MAX_IDLE_CONNECTIONS:
                 idle.append(connection)
                 return
         connection.close()
+
+
+    def close(self) -> None:
+        """Close every idle connection."""
+        import atexit
+        with self.lock:
+            idle, self.idle = self.idle, {}
+        for connection in (c for kept in idle.values() for c in kept):
+            connection.close()
+        atexit.unregister(self.close)
 
 
 def _dropped(connection) -> bool:
@@ -1284,6 +1345,23 @@ class Dialect:
         """Read results back, keyed by call id; a message that breaks the dialect's rules is a ValueError."""
         raise NotImplementedError
 
+    def tool_choice(self, choice: str | dict = "auto", parallel: bool | None = None) -> dict:
+        """Write which tool the model must call (auto, required, none, or {"name": ...}) as request fields."""
+        raise ValueError(f"{self.name} has no native tool_choice; say it in the prompt instead")
+
+
+TOOL_CHOICES = ("auto", "required", "none")  # and {"name": <a tool>}: that tool, and no other
+
+
+def _choice(choice: str | dict) -> str | dict:
+    """Check a tool choice; "any" (Anthropic's word) is "required". Example: 'any' -> 'required'"""
+    if choice == "any":
+        return "required"
+    if choice in TOOL_CHOICES or (isinstance(choice, dict) and set(choice) == {"name"} and isinstance(choice["name"], str)):
+        return choice
+    raise ValueError(f"unknown tool_choice {show(choice)}; use one of {', '.join(TOOL_CHOICES)}, 'any', "
+                     'or {"name": <a tool\'s name>}')
+
 
 class OpenAI(Dialect):
     """OpenAI Chat Completions: {"type": "function", "function": {...}}, tool_calls with JSON-string
@@ -1314,9 +1392,7 @@ class OpenAI(Dialect):
 
     def read_calls(self, turn: dict) -> tuple[str, list[ToolCall | ParseError]]:
         entries = [e if isinstance(e, dict) else {} for e in turn.get("tool_calls") or []]
-        functions = [e.get("function") if isinstance(e.get("function"), dict) else {} for e in entries]
-        items = [_read_call(f.get("name"), f.get("arguments"), e.get("id", "")) for e, f in zip(entries, functions)]
-        return _text_of(turn.get("content")), items
+        return _text_of(turn.get("content")), [_read_openai_call(e) for e in entries]
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> list[dict]:
         # subtle: Chat Completions has no error flag for a tool message; the error is in the text
@@ -1332,6 +1408,23 @@ class OpenAI(Dialect):
             found[m["tool_call_id"]] = _read_result(text[len("Error: "):], True) if text.startswith("Error: ") \
                 else _read_result(text, False)
         return found
+
+    def tool_choice(self, choice: str | dict = "auto", parallel: bool | None = None) -> dict:
+        """Chat Completions' fields: "auto" | "required" | "none" | {"type": "function", "function": {"name"}},
+        and parallel_tool_calls. Example: ({"name": "add"}, False) -> {"tool_choice": {...}, "parallel_tool_calls": false}"""
+        choice = _choice(choice)
+        written = {"type": "function", "function": {"name": choice["name"]}} if isinstance(choice, dict) else choice
+        return {"tool_choice": written} | ({"parallel_tool_calls": parallel} if parallel is not None else {})
+
+
+def _read_openai_call(entry: dict) -> ToolCall | ParseError:
+    """Read one entry of tool_calls: a function call, or a ParseError (a custom tool's free text is no call here)."""
+    if entry.get("type") == "custom" or isinstance(entry.get("custom"), dict):
+        custom = entry.get("custom") if isinstance(entry.get("custom"), dict) else {}
+        return ParseError("bad_arguments", f"{show(custom.get('name'))} came as a custom tool call (free-form text "
+                          "input); the tools here take JSON arguments as function calls", raw=show(custom, 200))
+    function = entry.get("function") if isinstance(entry.get("function"), dict) else {}
+    return _read_call(function.get("name"), function.get("arguments"), entry.get("id", ""))
 
 
 class Anthropic(Dialect):
@@ -1376,6 +1469,16 @@ class Anthropic(Dialect):
                     raise ValueError(f"a tool_result block needs the tool_use_id of its call, got {show(b)}")
                 found[b["tool_use_id"]] = _read_result(_text_of(b.get("content", "")), bool(b.get("is_error")))
         return found
+
+    def tool_choice(self, choice: str | dict = "auto", parallel: bool | None = None) -> dict:
+        """Messages' field: {"type": "auto" | "any" | "none" | "tool", "name"?}, with disable_parallel_tool_use
+        inside it. Example: ("required", False) -> {"tool_choice": {"type": "any", "disable_parallel_tool_use": true}}"""
+        choice = _choice(choice)
+        written = ({"type": "tool", "name": choice["name"]} if isinstance(choice, dict)
+                   else {"type": {"required": "any"}.get(choice, choice)})
+        if parallel is not None and written["type"] != "none":  # "none" takes no parallel setting
+            written["disable_parallel_tool_use"] = not parallel
+        return {"tool_choice": written}
 
 
 MCP_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the handshake era, oldest first
@@ -1505,7 +1608,7 @@ class Qwen(TextProtocol):
         lines += ["</tools>", "", "For each function call, return a json object with function name and arguments "
                   "within <tool_call></tool_call> XML tags:", "<tool_call>",
                   '{"name": <function-name>, "arguments": <args-json-object>}', "</tool_call>"]
-        return "<|im_start|>system\n" + "\n".join(lines) + "<|im_end|>"
+        return "<|im_start|>system\n" + "\n".join(lines) + "<|im_end|>\n"  # the template ends each turn so
 
 
 DIALECTS: list[Dialect] = [OpenAI(), OpenAI(strict=True), Anthropic(), MCP(), TextProtocol(), Qwen()]

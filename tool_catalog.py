@@ -17,7 +17,8 @@ lesson 002 on deferred tool loading):
      view, a memory for zero-shot use, and retrieval-aware behaviour (Gorilla's RAT).
   4. Gorilla-style AST matching: a generated call parsed with `ast` and classified against the
      catalog (correct, wrong arguments, wrong tool, hallucinated, unparseable), and the
-     torch.hub sub-tree match.
+     torch.hub sub-tree match: arguments bound through torch.hub.load's documented signature,
+     repo_or_dir and model compared as Gorilla's ast_eval_th.py does, a repository tag allowed.
   5. The demos behind scripts/05_many_tools.py, deferred loading through tool_core's loop included.
 
 References: Robertson & Zaragoza (2009), "The Probabilistic Relevance Framework: BM25 and
@@ -34,6 +35,7 @@ from __future__ import annotations
 import ast
 import functools
 import heapq
+import inspect
 import json
 import math
 import random
@@ -577,7 +579,8 @@ def classify_call(code: str, gold_name: str, gold_arguments: dict, catalog_names
     return "correct" if not args and tool_core.json_equal(kwargs, gold_arguments) else "wrong_arguments"
 
 
-REFERENCE_APIS = [  # a small API documentation set, Gorilla's torch.hub kind
+REFERENCE_APIS = [  # a small API documentation set, Gorilla's torch.hub kind (the first four are entries of
+    # Gorilla's data/api/torchhub_api.jsonl, written there with keywords: repo_or_dir=..., model=...)
     "torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)",
     "torch.hub.load('pytorch/vision', 'resnet50', pretrained=True)",
     "torch.hub.load('pytorch/vision', 'mobilenet_v2', pretrained=True)",
@@ -586,20 +589,109 @@ REFERENCE_APIS = [  # a small API documentation set, Gorilla's torch.hub kind
 ]
 
 
+def _torch_hub_load(repo_or_dir, model, *args, source="github", trust_repo=None, force_reload=False, verbose=True,
+                    skip_validation=False, **kwargs):
+    """Stand for torch.hub.load's documented signature (PyTorch 2.x); never called, only read by inspect."""
+
+
+@dataclass(frozen=True)
+class ApiSignature:
+    """An API's documented signature, and which of its parameters say which API a call is (Gorilla's choice per API)."""
+    signature: inspect.Signature
+    compared: tuple[str, ...]  # parameters whose values identify the API; every other argument is free
+    repository: str | None = None  # the parameter holding "owner/name[:ref]", compared by the tag rule
+
+
+API_SIGNATURES = {  # every API the reference set holds; Gorilla compares repo_or_dir and model only (get_args in
+    # eval/eval-scripts/ast_eval_th.py): pretrained and the rest are optional arguments, not part of which API it is
+    "torch.hub.load": ApiSignature(inspect.signature(_torch_hub_load), ("repo_or_dir", "model"), "repo_or_dir"),
+}
+
+
+def bind_call(name: str, args: list, kwargs: dict) -> dict | None:
+    """Bind a parsed call's arguments to its API's parameter names, as Python would; None if Python would refuse it.
+
+    Example: bind_call('torch.hub.load', ['pytorch/vision', 'densenet121'], {})['model'] -> 'densenet121'
+    An API without a documented signature gives None (its positional arguments cannot be named); a call
+    Python rejects (a required argument missing, one given twice) gives None; defaults are filled in, so a
+    left-out argument equals its default written out (the rewrite Gorilla's blog on hallucination describes).
+    """
+    api = API_SIGNATURES.get(name)
+    if api is None:
+        return None
+    try:
+        bound = api.signature.bind(*args, **kwargs)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _repository(value: str) -> tuple[str, str | None] | None:
+    """Split torch.hub's "owner/name[:ref]" into the repository and its ref (None if no ref is named).
+
+    Example: 'pytorch/vision:v0.10.0' -> ('pytorch/vision', 'v0.10.0'); 'pytorch/vision' -> ('pytorch/vision', None)
+    None when torch.hub itself could not parse it (it splits once on ':' and the repository once on '/').
+    """
+    repo, colon, ref = value.partition(":")
+    owner, slash, name = repo.partition("/")
+    if not (owner and slash and name) or "/" in name or ":" in ref or (colon and not ref):
+        return None
+    return repo, ref if colon else None
+
+
+def _same_argument(api: ApiSignature, parameter: str, generated: JSON, reference: JSON) -> bool:
+    """Compare one identifying argument. Example: repo_or_dir 'pytorch/vision:v0.10.0' against 'pytorch/vision' -> True"""
+    if parameter == api.repository and isinstance(generated, str) and isinstance(reference, str):
+        ours, theirs = _repository(generated), _repository(reference)
+        # a reference without a ref pins the repository only (any tag or branch of it is that API, as in Gorilla,
+        # whose reference 'pytorch/vision' is found inside APIBench's own answers 'pytorch/vision:v0.10.0');
+        # a reference with a ref ('facebookresearch/dino:main') pins that ref too
+        return ours is not None and theirs is not None and ours[0] == theirs[0] and theirs[1] in (None, ours[1])
+    return tool_core.json_equal(generated, reference)
+
+
+@functools.lru_cache(maxsize=None)
+def _bound_reference(reference: str) -> tuple[str, dict]:
+    """Parse and bind one reference call (the lab's own text: a bad one is a ValueError, not a non-match)."""
+    parsed = parse_call(reference)
+    bound = bind_call(*parsed) if parsed is not None else None
+    if bound is None:
+        raise ValueError(f"reference {reference!r} is not a call of an API in API_SIGNATURES")
+    return parsed[0], bound
+
+
 def subtree_match(code: str, references: list[str] = REFERENCE_APIS) -> str | None:
     """Return the reference API whose call tree appears in the generated code, or None (Gorilla's sub-tree match).
 
-    The reference's function path, positional arguments and keyword arguments must all appear
-    with the same values; variable names around the call and extra keywords do not matter.
+    Example: subtree_match("m = torch.hub.load(model='densenet121', repo_or_dir='pytorch/vision:v0.10.0')")
+             -> "torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)"
+    The code is parsed with ast, never run; text that is not one call, a starred or **kwargs argument, an
+    API without a documented signature or a call Python would refuse matches nothing (None).
+    Rules, each with its reason:
+      - the function path must be the reference's whole dotted name: another path is another API;
+      - positional arguments of both calls are bound to parameter names through the API's documented
+        signature (API_SIGNATURES), so 'pytorch/vision' written first equals repo_or_dir='pytorch/vision';
+      - only the parameters that identify the API are compared (repo_or_dir and model for torch.hub.load, as
+        Gorilla's ast_eval_th.py does); the reference's pretrained=True and any argument the generated call
+        adds are free, because they change how the API is called, not which API it is;
+      - repo_or_dir follows the tag rule of _same_argument: 'pytorch/vision:v0.10.0' matches a reference
+        'pytorch/vision', and a reference that names a ref (':main') needs that ref.
+    Where it departs from Gorilla: Gorilla checks that each reference value occurs as text inside the
+    generated call, so 'pytorch/vision' is found in 'pytorch/visions' and 'resnet50' in 'wide_resnet50_2',
+    and any argument whose text contains "model" (model_math='fp16') is compared too; here each bound value
+    is compared whole, so an invented repository or model never matches.
     """
     parsed = parse_call(code)
     if parsed is None:
         return None
-    name, args, kwargs = parsed
+    bound = bind_call(*parsed)
+    if bound is None:
+        return None
+    name, api = parsed[0], API_SIGNATURES[parsed[0]]
     for reference in references:
-        ref_name, ref_args, ref_kwargs = parse_call(reference)
-        if (ref_name == name and args[: len(ref_args)] == ref_args
-                and all(k in kwargs and tool_core.json_equal(kwargs[k], v) for k, v in ref_kwargs.items())):
+        ref_name, ref_bound = _bound_reference(reference)
+        if ref_name == name and all(_same_argument(api, p, bound[p], ref_bound[p]) for p in api.compared):
             return reference
     return None
 
@@ -735,14 +827,20 @@ def demo_ast() -> str:
     hub = ["model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)",
            "net = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)",
            "model = torch.hub.load('pytorch/visions', 'densenet121', pretrained=True)",
-           "model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)"]
+           "model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)",
+           "torch.hub.load('pytorch/vision', 'densenet121')",
+           "torch.hub.load(repo_or_dir='pytorch/vision:v0.10.0', model='densenet121')",
+           "torch.hub.load('pytorch/vision:v0.10.0', 'BerryPicker')"]
     hub_rows = [[code, subtree_match(code) or "no match: not a real API call"] for code in hub]
     return "\n".join([
         "Request: \"What's the current status of transformer TR-204?\"  gold: " + call_source(*gold),
         format_table(["generated call", "AST verdict"], rows), "",
         f"torch.hub, against a reference set of {len(REFERENCE_APIS)} real calls:",
         format_table(["generated code", "sub-tree match"], hub_rows),
-        "A renamed variable keeps the match; a hallucinated repository or a flipped pretrained breaks it."])
+        "Arguments are bound to torch.hub.load's parameters and only repo_or_dir and model compared, as Gorilla does:",
+        "a renamed variable, keywords for positions, a tag (:v0.10.0) or another pretrained keep the match;",
+        "a hallucinated repository or model breaks it. (Lecture 000 says a flipped pretrained=False breaks it too;",
+        "Gorilla's evaluation, ast_eval_th.py, compares only those two: pretrained is an optional argument.)"])
 
 
 def demo_deferred(seed: int = 0, n: int = 40) -> str:

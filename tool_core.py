@@ -2083,8 +2083,19 @@ def _decode_window(text: str, body: int, stop: int) -> Decoded:
 
 def _broken(window: str, body: int, stop: int, message: str, pos: int) -> _Broken:
     """Record the decoder's complaint about text[body:stop] (`window`) at window[pos]."""
-    return _Broken(message, body + pos, stop, _cut_short(window, message, pos),
-                   in_string=message.startswith("Unterminated string"))
+    cut_short = _cut_short(window, message, pos)
+    # json's messages that end in "at" expect its own position after them; _verdict adds " at character N"
+    return _Broken(message.removesuffix(" at"), body + pos, stop, cut_short, _in_string(message, cut_short))
+
+
+def _in_string(message: str, cut_short: bool) -> bool:
+    """Say whether the decoder stopped inside a string that runs to the end of the text it saw.
+
+    subtle: json words a string cut right after a \\uXXXX escape "Invalid \\uXXXX escape", not
+    "Unterminated string" (it wants the four digits and one more character). Read as a broken
+    escape, {"s": "\\u00e9<tool_call>"} stopped at the quoted tag and lost its call.
+    """
+    return message.startswith("Unterminated string") or (cut_short and message.startswith("Invalid \\uXXXX"))
 
 
 _CUT_NUMBER = re.compile(r"-|\.|[eE][+-]?")

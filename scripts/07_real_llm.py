@@ -5,13 +5,18 @@ text, stop sequence <tool_result): the setting of a harness whose model interfac
 "messages in, string out". --native sends the same tools in the vendor's native format instead
 (rendered by interfaces' dialects), so both are graded by the same AST and execution graders.
 
-Back-ends, over urllib:
-  ANTHROPIC_API_KEY set        -> the Anthropic Messages API (model: bfcl_lab.ANTHROPIC_MODEL, or --model)
-  --base-url URL               -> any OpenAI-compatible /v1/chat/completions endpoint (vLLM, llama.cpp,
-                                  Ollama, OpenAI); key from OPENAI_API_KEY if the server wants one
-  neither, or --toy            -> offline: model A's replies from demo 1 (the default; about 0.2 s)
-Retries with back-off only on 429 and 5xx; a reply cut at max_tokens is graded as the truncated
-call it holds. The key is sent in a header and never printed.
+Back-ends, over urllib, chosen as the official SDKs read their environment:
+  --api anthropic, or ANTHROPIC_API_KEY set   -> the Anthropic Messages API at ANTHROPIC_BASE_URL or --base-url
+                                                 (default https://api.anthropic.com; model bfcl_lab.ANTHROPIC_MODEL)
+  --api openai, --base-url, or OPENAI_API_KEY -> any OpenAI-compatible Chat Completions endpoint at --base-url,
+                                                 OPENAI_BASE_URL or https://api.openai.com/v1: the request goes to
+                                                 base + /chat/completions, so the base holds the version, e.g.
+                                                 http://127.0.0.1:11434/v1 for Ollama (key: OPENAI_API_KEY, if any)
+  none of these, or --toy                     -> offline: model A's replies from demo 1 (the default; about 0.2 s)
+With --native, --tool-choice (auto, required, any, none, or a tool's name) and --no-parallel go in
+the vendor's own fields. Retried with back-off, as the SDKs do: 408, 409, 429 (not a used-up
+quota), 5xx but 501, timeouts and dropped connections. A reply cut at max_tokens is graded as
+the truncated call it holds. The key is sent in a header and never printed.
 """
 import argparse
 import os
@@ -26,31 +31,56 @@ import tool_core  # noqa: E402
 
 def backend_for(args: argparse.Namespace):
     """Pick the back-end from the flags and the environment (the toy when nothing points at a model)."""
+    env = os.environ
     options = {"timeout": args.timeout, "max_tokens": args.max_tokens}
-    if args.toy or (not args.base_url and not os.environ.get("ANTHROPIC_API_KEY")):
+    api = getattr(args, "api", None) or (
+        "openai" if args.base_url or env.get("OPENAI_BASE_URL") else
+        "anthropic" if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_BASE_URL") else
+        "openai" if env.get("OPENAI_API_KEY") else None)
+    if args.toy or api is None:
         return bfcl_lab.ToyBackend()
-    if args.base_url:
-        return bfcl_lab.OpenAIBackend(args.base_url, os.environ.get("OPENAI_API_KEY"),
-                                      args.model or bfcl_lab.OPENAI_MODEL, **options)
-    return bfcl_lab.AnthropicBackend(os.environ["ANTHROPIC_API_KEY"], args.model or bfcl_lab.ANTHROPIC_MODEL, **options)
+    if api == "openai":  # the Anthropic key, if set, stays home
+        return bfcl_lab.OpenAIBackend(args.base_url or env.get("OPENAI_BASE_URL") or bfcl_lab.OPENAI_BASE_URL,
+                                      env.get("OPENAI_API_KEY"), args.model or bfcl_lab.OPENAI_MODEL, **options)
+    return bfcl_lab.AnthropicBackend(env.get("ANTHROPIC_API_KEY", ""), args.model or bfcl_lab.ANTHROPIC_MODEL,
+                                     args.base_url or env.get("ANTHROPIC_BASE_URL") or bfcl_lab.ANTHROPIC_BASE_URL,
+                                     **options)
+
+
+def tool_choice_of(text: str | None) -> str | dict | None:
+    """Read --tool-choice: a mode by its word, anything else the name of the one tool to call."""
+    if text is None or text in ("auto", "required", "any", "none"):
+        return text
+    return {"name": text}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--toy", action="store_true", help="offline: model A's replies (the default without a key)")
-    parser.add_argument("--base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    parser.add_argument("--api", choices=["anthropic", "openai"], help="which API (default: from the environment)")
+    parser.add_argument("--base-url", help="the API's base URL, e.g. http://127.0.0.1:11434/v1 (an OpenAI-compatible "
+                                           "server unless --api anthropic)")
     parser.add_argument("--model", help="the model id (default: the constant in bfcl_lab for the chosen API)")
     parser.add_argument("--native", action="store_true", help="send the tools in the vendor's native format")
+    parser.add_argument("--tool-choice", help="with --native: auto, required (any), none, or a tool's name")
+    parser.add_argument("--no-parallel", action="store_true", help="with --native: at most one call per reply")
     parser.add_argument("--max-tokens", type=int, default=512, help="the reply budget (default 512)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds any one network read may wait (urllib's socket timeout; default 60)")
     args = parser.parse_args()
+    if (args.tool_choice or args.no_parallel) and not args.native:
+        parser.error("--tool-choice and --no-parallel are sent natively: add --native")
     backend = backend_for(args)
-    dialect = None
+    dialect, choice, parallel = None, None, None
     if args.native and not isinstance(backend, bfcl_lab.ToyBackend):
-        import interfaces
-        dialect = interfaces.Anthropic() if isinstance(backend, bfcl_lab.AnthropicBackend) else interfaces.OpenAI()
+        dialect = backend.dialect  # the reader of the backend's replies renders its tools too
+        choice, parallel = tool_choice_of(args.tool_choice), (False if args.no_parallel else None)
+        try:
+            dialect.tool_choice(choice or "auto", parallel)
+        except ValueError as exc:
+            parser.error(str(exc))
     try:
-        tool_core.print_demos([("The nine BFCL questions, graded", lambda: bfcl_lab.demo_real(backend, dialect))])
+        tool_core.print_demos([("The nine BFCL questions, graded",
+                                lambda: bfcl_lab.demo_real(backend, dialect, choice, parallel))])
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -861,23 +861,147 @@ class AstMatching(unittest.TestCase):
 
     def test_subtree_match(self):
         densenet, resnet, dino = tc.REFERENCE_APIS[0], tc.REFERENCE_APIS[1], tc.REFERENCE_APIS[4]
-        cases = [  # (generated code, the reference it matches or None)
+        cases = [  # (generated code, the reference it matches or None); only repo_or_dir and model are compared
             ("model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)", densenet),
             ("net = torch.hub.load('pytorch/vision', 'densenet121', pretrained=True)", densenet),  # renamed variable
             ("model = torch.hub.load('pytorch/visions', 'densenet121', pretrained=True)", None),  # invented repository
-            ("model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)", None),  # flipped pretrained
+            # Was None: pretrained was compared. Gorilla compares repo_or_dir and model only (ast_eval_th.py's get_args):
+            # pretrained changes how densenet121 is loaded, not which API it is
+            ("model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)", densenet),
             ("torch.hub.load('pytorch/vision', 'resnet50', pretrained=True, force_reload=True)", resnet),  # extra kw
-            ("torch.hub.load('pytorch/vision', 'densenet121')", None),  # the reference's pretrained is missing
+            # Was None (issue 21, item 4): the reference's pretrained=True was required of the generated call
+            ("torch.hub.load('pytorch/vision', 'densenet121')", densenet),
             ("torch.hub.load('facebookresearch/dino:main', 'dino_vits16', pretrained=True)", dino),
             ("torch.load('pytorch/vision', 'densenet121', pretrained=True)", None),  # another function path
             ("hub.load('pytorch/vision', 'densenet121', pretrained=True)", None),
-            ("torch.hub.load('pytorch/vision', pretrained=True)", None),  # a positional argument missing
-            ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=1)", None),  # 1 is not True in JSON
+            ("torch.hub.load('pytorch/vision', pretrained=True)", None),  # model missing: Python raises TypeError
+            ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=1)", densenet),  # was None; pretrained is free
             ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=True", None),  # unparseable
         ]
         for code, expected in cases:
             with self.subTest(code=code):
                 self.assertEqual(tc.subtree_match(code), expected)
+
+    def test_subtree_match_binds_arguments_through_the_signature(self):
+        densenet, dino = tc.REFERENCE_APIS[0], tc.REFERENCE_APIS[4]
+        cases = [  # expected by hand from torch.hub.load(repo_or_dir, model, *args, source=..., ..., **kwargs)
+            # keyword and positional forms are one call once bound
+            ("torch.hub.load(repo_or_dir='pytorch/vision', model='densenet121')", densenet),
+            ("torch.hub.load(model='densenet121', repo_or_dir='pytorch/vision')", densenet),
+            ("torch.hub.load('pytorch/vision', model='densenet121', pretrained=True)", densenet),
+            ("m = torch.hub.load(model='densenet121', repo_or_dir='pytorch/vision:v0.10.0')", densenet),  # the docstring's
+            # the tag: a reference without a ref pins the repository only; one with a ref pins the ref too
+            ("torch.hub.load('pytorch/vision:v0.10.0', 'densenet121', pretrained=True)", densenet),
+            ("torch.hub.load('pytorch/vision:main', 'densenet121')", densenet),
+            ("torch.hub.load('facebookresearch/dino:main', 'dino_vits16')", dino),
+            ("torch.hub.load('facebookresearch/dino', 'dino_vits16')", None),  # the reference's ref :main left out
+            ("torch.hub.load('facebookresearch/dino:v1', 'dino_vits16')", None),  # another ref
+            ("torch.hub.load('pytorch/vision:', 'densenet121')", None),  # torch.hub cannot load an empty ref
+            ("torch.hub.load('pytorch/vision:v1:v2', 'densenet121')", None),  # two colons: torch.hub's split fails
+            ("torch.hub.load('pytorch', 'densenet121')", None),  # no owner/name
+            # wrong repository or model, whole values: Gorilla's text check would find the reference inside these two
+            ("torch.hub.load('pytorch/visions', 'densenet121')", None),
+            ("torch.hub.load('pytorch/vision', 'densenet1210')", None),
+            ("torch.hub.load('Pytorch/vision', 'densenet121')", None),
+            ("torch.hub.load('pytorch/vision', 'densenet')", None),
+            ("torch.hub.load('pytorch/vision', 121)", None),
+            ("torch.hub.load(repo, 'densenet121')", None),  # a variable is not the reference's literal
+            # extra arguments are free: torch.hub.load's own options, *args and the entry point's **kwargs
+            ("torch.hub.load('pytorch/vision', 'densenet121', 'extra', source='github', force_reload=True)", densenet),
+            ("torch.hub.load('pytorch/vision', 'densenet121', trust_repo=True, verbose=False, progress=False)", densenet),
+            ("torch.hub.load('pytorch/vision', 'densenet121', weights='DEFAULT', args=1, kwargs=2)", densenet),
+            # calls Python refuses, and text that is not one call of a documented API
+            ("torch.hub.load('pytorch/vision', 'densenet121', repo_or_dir='pytorch/vision')", None),  # given twice
+            ("torch.hub.load()", None),
+            ("torch.hub.load(*spec)", None),
+            ("torch.hub.load(**{'repo_or_dir': 'pytorch/vision', 'model': 'densenet121'})", None),
+            ("torch.hub.load('pytorch/vision', 'densenet121', pretrained=True, pretrained=True)", None),
+            ("torch.hub.list('pytorch/vision')", None),  # a real torch.hub function, not in the reference set
+            ("lambda: torch.hub.load('pytorch/vision', 'densenet121')", None),  # defined, never made
+            ("import torch\nmodel = torch.hub.load('pytorch/vision', 'densenet121')", None),  # not one call
+            ("torch.hub.load", None), ("", None), ("model = ", None), ("\x00", None),
+        ]
+        for code, expected in cases:
+            with self.subTest(code=code):
+                self.assertEqual(tc.subtree_match(code), expected)
+
+    def test_subtree_match_on_gorillas_own_examples(self):
+        # references: entries of Gorilla's data/api/torchhub_api.jsonl as written there (keywords); generated
+        # code: answers from data/apibench/torchhub_eval.json, and the blog's hallucinated model (Blog 2)
+        resnet50 = "torch.hub.load(repo_or_dir='pytorch/vision', model='resnet50', pretrained=True)"
+        wide = "torch.hub.load(repo_or_dir='pytorch/vision', model='wide_resnet50_2', pretrained=True)"
+        dcgan = ("torch.hub.load(repo_or_dir='facebookresearch/pytorch_GAN_zoo:hub', model='DCGAN', pretrained=True, "
+                 "useGPU=use_gpu)")
+        tacotron = ("torch.hub.load(repo_or_dir='NVIDIA/DeepLearningExamples:torchhub', model='nvidia_tacotron2', "
+                    "model_math='fp16')")
+        vad = "torch.hub.load(repo_or_dir='snakers4/silero-vad', model='silero_vad', force_reload=True)"
+        references = [resnet50, wide, dcgan, tacotron, vad]
+        cases = [
+            # APIBench's answer carries the tag its reference leaves out; resnet50 comes first in the list and
+            # occurs inside 'wide_resnet50_2' as text (Gorilla's check would stop there), but is another model
+            ("torch.hub.load('pytorch/vision:v0.10.0', 'wide_resnet50_2', pretrained=True)", wide),
+            ("torch.hub.load('pytorch/vision', 'wide_resnet50_2', pretrained=True)", wide),
+            ("torch.hub.load(repo_or_dir='pytorch/vision', model='wide_resnet50_2', pretrained=True)", wide),
+            ("torch.hub.load('pytorch/vision:v0.10.0', 'resnet50', pretrained=True)", resnet50),
+            ("torch.hub.load('facebookresearch/pytorch_GAN_zoo:hub', 'DCGAN', pretrained=True, useGPU=use_gpu)", dcgan),
+            ("torch.hub.load('facebookresearch/pytorch_GAN_zoo:hub', 'DCGAN')", dcgan),
+            ("torch.hub.load('facebookresearch/pytorch_GAN_zoo', 'DCGAN', pretrained=True)", None),  # ref :hub missing
+            ("torch.hub.load('NVIDIA/DeepLearningExamples:torchhub', 'nvidia_tacotron2', model_math='fp16')", tacotron),
+            # model_math is an argument of the entry point, free here (Gorilla's "model" in the text compares it)
+            ("torch.hub.load('NVIDIA/DeepLearningExamples:torchhub', 'nvidia_tacotron2')", tacotron),
+            ("torch.hub.load('snakers4/silero-vad', 'silero_vad')", vad),  # the reference's force_reload is free
+            ("torch.hub.load('snakers4/silero-models', 'silero_vad')", None),  # another repository
+            ("torch.hub.load('pytorch/vision:v0.10.0', 'BerryPicker')", None),  # Blog 2's hallucinated model
+            # written so in Gorilla's own data (an entry of MEAL-V2), but a positional argument after a keyword
+            # is a SyntaxError in Python
+            ("torch.hub.load(repo_or_dir='szq0214/MEAL-V2', 'meal_v2', model='mealv2_efficientnet_b0', pretrained=True)",
+             None),
+        ]
+        for code, expected in cases:
+            with self.subTest(code=code):
+                self.assertEqual(tc.subtree_match(code, references), expected)
+
+    def test_bind_call(self):
+        load = "torch.hub.load"
+        bound = tc.bind_call(load, ["pytorch/vision", "densenet121"], {"pretrained": True})
+        self.assertEqual(bound, {"repo_or_dir": "pytorch/vision", "model": "densenet121", "args": (),
+                                 "source": "github", "trust_repo": None, "force_reload": False, "verbose": True,
+                                 "skip_validation": False, "kwargs": {"pretrained": True}})
+        self.assertEqual(tc.bind_call(load, ["pytorch/vision", "densenet121"], {})["model"], "densenet121")  # docstring
+        self.assertEqual(tc.bind_call(load, [], {"model": "m", "repo_or_dir": "r"}),
+                         tc.bind_call(load, ["r", "m"], {}))
+        self.assertEqual(tc.bind_call(load, ["r", "m", 1, 2], {"force_reload": True})["args"], (1, 2))
+        self.assertEqual(tc.bind_call(load, ["r", "m", 1, 2], {"force_reload": True})["force_reload"], True)
+        for args, kwargs in ((["r"], {}), ([], {}), (["r", "m"], {"model": "m"}), (["r"], {"repo_or_dir": "r"})):
+            with self.subTest(args=args, kwargs=kwargs):
+                self.assertIsNone(tc.bind_call(load, args, kwargs))
+        self.assertIsNone(tc.bind_call("torch.hub.list", ["pytorch/vision"], {}))  # no documented signature here
+
+    def test_repository_tags(self):
+        cases = [("pytorch/vision", ("pytorch/vision", None)), ("pytorch/vision:v0.10.0", ("pytorch/vision", "v0.10.0")),
+                 ("NVIDIA/DeepLearningExamples:torchhub", ("NVIDIA/DeepLearningExamples", "torchhub")),
+                 ("owner/name:feature/x", ("owner/name", "feature/x")),  # a branch may hold a slash
+                 ("pytorch/vision:", None), ("pytorch/vision:a:b", None), ("pytorch", None), ("/vision", None),
+                 ("pytorch/", None), ("a/b/c", None), (":v1", None), ("", None)]
+        for value, expected in cases:
+            with self.subTest(value=value):
+                self.assertEqual(tc._repository(value), expected)
+
+    def test_a_bad_reference_is_an_error_not_a_non_match(self):
+        for reference in ("torch.hub.load('pytorch/vision')", "f(1)", "torch.hub.load(", "torch.hub.load(**spec)"):
+            with self.subTest(reference=reference), self.assertRaises(ValueError):
+                tc.subtree_match("torch.hub.load('pytorch/vision', 'densenet121')", [reference])
+
+    def test_the_demo_shows_the_rules(self):
+        rows = dict(re.findall(r"^(\S.*?\))\s{2,}(torch\.hub\.load\(.*\)|no match: not a real API call)$",
+                               tc.demo_ast(), re.M))
+        densenet = tc.REFERENCE_APIS[0]
+        self.assertEqual(rows["model = torch.hub.load('pytorch/vision', 'densenet121', pretrained=False)"], densenet)
+        self.assertEqual(rows["torch.hub.load('pytorch/vision', 'densenet121')"], densenet)
+        self.assertEqual(rows["torch.hub.load(repo_or_dir='pytorch/vision:v0.10.0', model='densenet121')"], densenet)
+        self.assertEqual(rows["model = torch.hub.load('pytorch/visions', 'densenet121', pretrained=True)"],
+                         "no match: not a real API call")
+        self.assertEqual(rows["torch.hub.load('pytorch/vision:v0.10.0', 'BerryPicker')"], "no match: not a real API call")
 
 
 # --- 9. docs_registry ----------------------------------------------------------------------------

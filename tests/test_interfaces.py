@@ -812,14 +812,6 @@ class BadDocuments(unittest.TestCase):
                     "child": ref("Node")}}}}), ["loop", "#/components/schemas/Node"]),
             ("a remote $ref", one_operation({"parameters": [query_param("q", {"$ref": "other.yaml#/Q"})]}),
              ["other.yaml#/Q", "remote"]),
-            ("a path and a body field of one name", one_operation({"method": "put", "parameters": [
-                {"name": "petId", "in": "path", "required": True, "schema": {"type": "string"}}],
-                "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
-                    "petId": {"type": "string"}, "name": {"type": "string"}}}}}}}, path="/pets/{petId}"),
-             ["PUT /pets/{petId}", "petId"]),
-            ("a query and a header parameter of one name", one_operation({"parameters": [
-                query_param("id", {"type": "string"}), {"name": "id", "in": "header", "schema": {"type": "string"}}]}),
-             ["'id'"]),
             ("a path template nobody declares", one_operation({}, path="/pets/{petId}"), ["petId"]),
             ("two operations with one operationId", {"openapi": "3.0.3", "paths": {
                 "/a": {"get": {"operationId": "same", "responses": {}}},
@@ -921,6 +913,74 @@ def echo_credentials(status: int):
                 "x-clinic-key": request["headers"].get("x-clinic-key"), "query": request["raw_query"]}
         return status, "application/json", json.dumps({"error": "refused", "you sent": seen}).encode()
     return respond
+
+
+def fastapi_users() -> dict:
+    """A FastAPI-style document: PUT /users/{id} whose body also has an id, among five other operations."""
+    user = {"type": "object", "required": ["id", "name"], "properties": {"id": {"type": "integer"},
+                                                                         "name": {"type": "string"}}}
+    body = {"required": True, "content": {"application/json": {"schema": user}}}
+    path_id = {"name": "id", "in": "path", "schema": {"type": "integer"}}  # no "required": true, as some write it
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}}
+    return {"openapi": "3.1.0", "info": {"title": "users", "version": "1"}, "paths": {
+        "/users": {"get": {"operationId": "read_users__get", "responses": ok},
+                   "post": {"operationId": "create_user_users_post", "requestBody": body, "responses": ok}},
+        "/users/{id}": {"get": {"operationId": "read_user_users__id__get", "parameters": [path_id], "responses": ok},
+                        "put": {"operationId": "update_user_users__id__put", "parameters": [path_id],
+                                "requestBody": body, "responses": ok},
+                        "delete": {"operationId": "delete_user_users__id__delete", "parameters": [path_id],
+                                   "responses": ok}},
+        "/health": {"get": {"operationId": "health-check.v2", "responses": ok}}}}
+
+
+class RealWorldDocuments(unittest.TestCase):
+    """OpenAPI documents as services really write them (issue 21, item 3)."""
+
+    def test_a_path_parameter_and_a_body_field_of_one_name_both_stay_reachable(self):
+        server = recording(self, lambda r: (200, "application/json", b'{"done": true}'))
+        registry = ToolRegistry(openapi_to_tools(fastapi_users(), server.url))
+        tool = registry.get("update_user_users__id__put")
+        self.assertEqual(sorted(tool.parameters["properties"]), ["id", "id__path", "name"])  # the body keeps "id"
+        self.assertEqual(sorted(tool.parameters["required"]), ["id", "id__path", "name"])
+        result = registry.call("update_user_users__id__put", {"id__path": 7, "id": 8, "name": "Ada"})
+        self.assertTrue(result.ok, result.message)
+        [sent] = server.requests
+        self.assertEqual((sent["method"], sent["path"], json.loads(sent["body"])), ("PUT", "/users/7", {"id": 8, "name": "Ada"}))
+
+    def test_one_document_loses_none_of_its_six_tools(self):
+        names = [t.name for t in openapi_to_tools(fastapi_users(), "http://127.0.0.1:9")]
+        self.assertEqual(names, ["read_users__get", "create_user_users_post", "read_user_users__id__get",
+                                 "update_user_users__id__put", "delete_user_users__id__delete", "health-check_v2"])
+
+    def test_a_valid_operation_id_is_kept_exactly_and_an_invalid_one_mapped_by_the_rule(self):
+        # the rule, by hand: runs outside [A-Za-z0-9_-] -> "_", "_" runs made that way fold, ends stripped, 64 at most
+        cases = [("read__a", "read__a"), ("getPets-v2", "getPets-v2"), ("__x__", "__x__"), ("a" * 64, "a" * 64),
+                 ("get pets!", "get_pets"), ("health-check.v2", "health-check_v2"), ("users/{id}/get", "users_id_get"),
+                 ("a" * 65, "a" * 64), ("é", "get")]
+        for operation_id, expected in cases:
+            with self.subTest(operation_id=operation_id):
+                [tool] = openapi_to_tools(one_operation({"operationId": operation_id}), "http://127.0.0.1:9")
+                self.assertEqual(tool.name, expected)
+
+    def test_a_path_parameter_is_required_even_when_the_document_omits_required(self):
+        tools = {t.name: t for t in openapi_to_tools(fastapi_users(), "http://127.0.0.1:9")}
+        for name in ("read_user_users__id__get", "delete_user_users__id__delete"):
+            with self.subTest(tool=name):
+                self.assertEqual(tools[name].parameters["required"], ["id"])
+                registry = ToolRegistry([tools[name]])
+                self.assertEqual(registry.call(name, {}).error_kind, "invalid_arguments")
+
+    def test_an_operation_the_converter_cannot_take_is_left_out_with_a_warning_not_the_document(self):
+        spec = fastapi_users()
+        spec["paths"]["/users"]["post"]["requestBody"] = {"content": {"multipart/form-data": {"schema": {}}}}
+        with self.assertWarnsRegex(UserWarning, r"left this operation out \(the other 5 became tools\).*multipart"):
+            names = [t.name for t in openapi_to_tools(spec, "http://127.0.0.1:9")]
+        self.assertNotIn("create_user_users_post", names)
+        self.assertEqual(len(names), 5)
+        only_bad = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/users": {
+            "post": spec["paths"]["/users"]["post"], "put": spec["paths"]["/users"]["post"] | {"operationId": "p"}}}}
+        with self.assertRaisesRegex(ValueError, "no operation could be converted.*multipart.*multipart"):
+            openapi_to_tools(only_bad, "http://127.0.0.1:9")
 
 
 class CallTimeFailures(unittest.TestCase):
@@ -1107,7 +1167,8 @@ class DialectRenderings(unittest.TestCase):
                           "$.days: default moved into the description"])
 
     def test_the_qwen3_system_turn(self):
-        # the layout of Qwen3's chat template (tokenizer_config.json), with one tool line
+        # the layout of Qwen3's chat template (tokenizer_config.json), with one tool line; like every turn
+        # the template writes, the system turn ends "<|im_end|>" and a newline
         expected = ("<|im_start|>system\nYou are a weather bot.\n\n# Tools\n\n"
                     "You may call one or more functions to assist with the user query.\n\n"
                     "You are provided with function signatures within <tools></tools> XML tags:\n<tools>\n"
@@ -1115,7 +1176,7 @@ class DialectRenderings(unittest.TestCase):
                     f'"description": "Get the forecast for a city.", "parameters": {WEATHER_JSON}}}}}\n'
                     "</tools>\n\nFor each function call, return a json object with function name and arguments "
                     "within <tool_call></tool_call> XML tags:\n<tool_call>\n"
-                    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>')
+                    '{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n')
         self.assertEqual(Qwen().prompt([WEATHER], system="You are a weather bot."), expected)
 
     def test_calls_and_results_on_the_wire(self):

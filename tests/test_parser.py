@@ -475,6 +475,99 @@ class NeverRaises(unittest.TestCase):
         self.assertEqual(raised, [])
 
 
+# --- 2b. Escapes beside a quoted tag (issue 21): no good call lost whatever its strings hold ---
+
+ESCAPES = [  # (the escape as written in the JSON, the character it stands for), by hand from RFC 8259 7
+    (r"\u00e9", "é"), (r"\ud83d\ude00", "\U0001F600"), (r"\n", "\n"), (r"\\", "\\"), (r'\"', '"'), (r"\/", "/")]
+NEAR_A_TAG = [  # (where the escape E stands beside the tag T, the string's content)
+    ("right before", "ET"), ("one character before", "ExT"), ("right after", "TE"), ("one character after", "TxE"),
+    ("on both sides", "ETE"),
+    # the decoder reads on from the first tag to the next beyond twice the call's length: the second one
+    ("right before a second quoted tag", "T" + "x" * 40 + "ET"),
+]
+
+
+def escaped_call(name: str, content: str, escape: str, tag: str) -> str:
+    """Write a closed call by hand whose argument "s" holds `content` with E for `escape` and T for `tag`."""
+    return OPEN + '{"name": "' + name + '", "arguments": {"s": "' + content.replace("E", escape).replace("T", tag) \
+        + '"}}' + CLOSE
+
+
+INCIDENT = c("get_incident", {"code": "E-1474"})
+
+
+class EscapesBesideAQuotedTag(unittest.TestCase):
+    """A string escape next to a quoted tag: json words a string cut after a complete \\uXXXX as an
+    invalid escape, not an unterminated string, so a window ending there once lost the call."""
+
+    def test_every_escape_at_every_position(self):
+        for written, char in ESCAPES:
+            for tag in (OPEN, CLOSE):
+                for where, content in NEAR_A_TAG:
+                    value = content.replace("E", char).replace("T", tag)
+                    f, g = escaped_call("f", content, written, tag), escaped_call("g", content, written, tag)
+                    replies = [  # (label, text, expected items)
+                        ("one call", f, [c("f", {"s": value})]),
+                        ("then a good call", f + GET, [c("f", {"s": value}), INCIDENT]),
+                        ("after a good call", GET + " " + f, [INCIDENT, c("f", {"s": value})]),
+                        ("two such calls", f + "\n" + g, [c("f", {"s": value}), c("g", {"s": value})]),
+                    ]
+                    for label, text, expected in replies:
+                        with self.subTest(escape=written, tag=tag, where=where, reply=label):
+                            result = parse_tool_calls(text)
+                            self.assertEqual(outcome(result.items), expected)
+                            self.assertEqual(result.errors, [])
+                            self.assertEqual(result.text, "")
+                            self.assertEqual([call.span[1] - call.span[0] for call in result.calls],
+                                             [len(GET) if x == INCIDENT else len(f) for x in expected])
+
+    def test_the_issue_example(self):
+        text = OPEN + r'{"name": "f", "arguments": {"s": "\u00e9<tool_call>"}}' + CLOSE
+        result = parse_tool_calls(text)
+        self.assertEqual(outcome(result.items), [c("f", {"s": "é<tool_call>"})])
+        self.assertEqual(result.calls[0].span, (0, len(text)))
+
+    def test_random_strings_round_trip(self):
+        """Any string, written by json.dumps, comes back exactly: seeded strings of tags, quotes and escape pieces."""
+        rng, failures = random.Random(21), []
+        pieces = [OPEN, OPEN, CLOSE, "<tool_", "call>", "</", "<", ">", "/", '"', "\\", "\\u", "u00e9", "é",
+                  "\U0001F600", "\ud83d", "\n", "\x01", "x", " ", "{", "}"]
+        for _ in range(400):
+            s = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+            call = OPEN + json.dumps({"name": "f", "arguments": {"s": s}}, ensure_ascii=rng.random() < 0.7) + CLOSE
+            text, expected = rng.choice([(call, [c("f", {"s": s})]), (call + GET, [c("f", {"s": s}), INCIDENT]),
+                                         (GET + call, [INCIDENT, c("f", {"s": s})])])
+            result = parse_tool_calls(text)
+            if outcome(result.items) != expected:
+                failures.append((text, outcome(result.items)))
+        if failures:
+            shortest = sorted(failures, key=lambda f: len(f[0]))[:3]
+            self.fail(f"{len(failures)} of 400 lose a call; the shortest:\n" + "\n".join(f"  {t!r}: {o}" for t, o in shortest))
+
+
+class PositionWording(unittest.TestCase):
+    """json's messages end in "at" ("Invalid control character at"); the parser adds the position once."""
+
+    def test_at_character_reads_once(self):
+        cases = [  # (text, how its message begins), counted by hand from the call's first "{"
+            (OPEN + '{"name": "f", "arguments": {"s": "a\nb"}}' + CLOSE,
+             "not valid JSON: Invalid control character at character 35 of the call, near "),
+            (OPEN + '{"s": "<tool_call>", "t": "</tool_call>',
+             "not valid JSON: Unterminated string starting at character 26 of the call, near "),
+        ]
+        for text, begins in cases:
+            with self.subTest(text):
+                (error,) = parse_tool_calls(text).errors
+                self.assertEqual(error.kind, "invalid_json")
+                self.assertTrue(error.message.startswith(begins), error.message)
+
+    def test_no_message_in_the_table_says_at_at(self):
+        for label, text, _ in TABLE:
+            for error in parse_tool_calls(text).errors:
+                with self.subTest(label):
+                    self.assertNotIn("at at ", error.message)
+
+
 # --- 3. Property tests, seeded ---
 
 NAMES = ["get_incident", "search_incidents", "créer_ticket", "f", "日本"]

@@ -361,12 +361,20 @@ class AnthropicRequests(unittest.TestCase):
 class OpenAIRequests(unittest.TestCase):
     """What goes out to /v1/chat/completions, and how the reply is read."""
 
-    def test_url_with_or_without_v1(self):
+    def test_the_url_is_the_base_and_chat_completions_as_the_sdks_build_it(self):
+        # the official SDKs post to base_url + "/chat/completions": the base holds the version, whatever it is
         table = [("http://h:1/v1", "http://h:1/v1/chat/completions"), ("http://h:1/v1/", "http://h:1/v1/chat/completions"),
-                 ("http://h:1", "http://h:1/v1/chat/completions"), ("http://h:1/", "http://h:1/v1/chat/completions")]
+                 ("https://generativelanguage.googleapis.com/v1beta/openai/",
+                  "https://generativelanguage.googleapis.com/v1beta/openai/chat/completions"),
+                 ("https://open.bigmodel.cn/api/paas/v4", "https://open.bigmodel.cn/api/paas/v4/chat/completions"),
+                 ("http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/v1/chat/completions"),
+                 ("http://h:1", "http://h:1/chat/completions")]
         for base, url in table:
             with self.subTest(base=base):
                 self.assertEqual(OpenAIBackend(base).url, url)
+        self.assertEqual(OpenAIBackend().url, "https://api.openai.com/v1/chat/completions")
+        self.assertEqual(AnthropicBackend(KEY).url, "https://api.anthropic.com/v1/messages")
+        self.assertEqual(AnthropicBackend(KEY, base_url="http://proxy:8/anthropic/").url, "http://proxy:8/anthropic/v1/messages")
 
     def test_text_protocol_request(self):
         api = FakeAPI(self)
@@ -389,13 +397,13 @@ class OpenAIRequests(unittest.TestCase):
         for key in (None, ""):
             with self.subTest(key=key):
                 api.reset()
-                OpenAIBackend(api.base, key).complete("s", "What is 2 + 3?")
+                OpenAIBackend(api.base + "/v1", key).complete("s", "What is 2 + 3?")
                 self.assertNotIn("authorization", api.requests[0]["headers"])
                 self.assertEqual(api.requests[0]["body"]["model"], bfcl_lab.OPENAI_MODEL)
 
     def test_native_request_sends_the_vendor_tools(self):
         api = FakeAPI(self)
-        bfcl_lab.ask_model(OpenAIBackend(api.base), interfaces.OpenAI())
+        bfcl_lab.ask_model(OpenAIBackend(api.base + "/v1"), interfaces.OpenAI())
         tools = api.requests[6]["body"]["tools"]  # parallel_multiple_0: add and mult
         self.assertEqual(tools, [{"type": "function", "function": {"name": "add", "description": "Add two integers.",
                                                                    "parameters": ADD_SPEC["parameters"]}},
@@ -410,7 +418,10 @@ class OpenAIRequests(unittest.TestCase):
             ({"role": "assistant", "content": CUT_CALL}, "length", False, (CUT_CALL, None, "length", True)),
             ({"role": "assistant", "content": None, "tool_calls": [
                 {"id": "c0", "type": "function", "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'}}]},
-             "tool_calls", True, ("", [{"add": '{"a": 2, "b": 3}'}], "tool_calls", False)),  # decoded by the grader
+             "tool_calls", True, ("", [{"add": {"a": 2, "b": 3}}], "tool_calls", False)),  # read by interfaces.OpenAI
+            ({"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c0", "type": "function", "function": {"name": "add", "arguments": ""}}]},
+             "tool_calls", True, ("", [{"add": {}}], "tool_calls", False)),  # "" is no arguments, as the SDKs read it
             ({"role": "assistant", "content": "No tool fits.", "tool_calls": None}, "stop", True,
              ("No tool fits.", [], "stop", False)),
         ]
@@ -420,8 +431,88 @@ class OpenAIRequests(unittest.TestCase):
                 api.reset(steps=[lambda h, req, m=message, s=stop: h.send_json(
                     200, {"object": "chat.completion", "choices": [{"index": 0, "message": m, "finish_reason": s}]})])
                 tools = [{"type": "function", "function": {"name": "add", "parameters": {}}}] if native else None
-                reply = OpenAIBackend(api.base).complete("s", "u", tools)
+                reply = OpenAIBackend(api.base + "/v1").complete("s", "u", tools)
                 self.assertEqual((reply.text, reply.calls, reply.stop_reason, reply.truncated), expected)
+
+
+class NativeControls(unittest.TestCase):
+    """tool_choice and parallel-call control in each vendor's own form; replies no reader expected (issue 21, item 2)."""
+
+    TOOLS = {"anthropic": [{"name": "add", "description": "", "input_schema": {"type": "object"}}],
+             "openai": [{"type": "function", "function": {"name": "add", "parameters": {"type": "object"}}}]}
+
+    def sent(self, vendor: str, **controls) -> dict:
+        api = FakeAPI(self, steps=[lambda h, req: h.send_json(200, anthropic_reply("m", "ok", [], "end_turn")
+                                                              if vendor == "anthropic" else openai_reply("m", "ok", [], "stop"))])
+        backend = (AnthropicBackend(KEY, base_url=api.base) if vendor == "anthropic" else OpenAIBackend(api.base + "/v1"))
+        backend.complete("s", "u", self.TOOLS[vendor], **controls)
+        return {k: v for k, v in api.requests[0]["body"].items() if k in ("tool_choice", "parallel_tool_calls")}
+
+    def test_each_choice_in_each_vendors_form(self):
+        # from the vendors' API references: Anthropic's tool_choice is an object {type: auto|any|none|tool, name?,
+        # disable_parallel_tool_use?}; OpenAI's a string auto|required|none or {type: function, function: {name}},
+        # with parallel_tool_calls beside it
+        table = [
+            ({}, {}, {}),  # nothing asked for: nothing sent, each API's default (auto, parallel allowed)
+            ({"tool_choice": "auto"}, {"tool_choice": {"type": "auto"}}, {"tool_choice": "auto"}),
+            ({"tool_choice": "required"}, {"tool_choice": {"type": "any"}}, {"tool_choice": "required"}),
+            ({"tool_choice": "any"}, {"tool_choice": {"type": "any"}}, {"tool_choice": "required"}),
+            ({"tool_choice": "none"}, {"tool_choice": {"type": "none"}}, {"tool_choice": "none"}),
+            ({"tool_choice": {"name": "add"}}, {"tool_choice": {"type": "tool", "name": "add"}},
+             {"tool_choice": {"type": "function", "function": {"name": "add"}}}),
+            ({"parallel": False}, {"tool_choice": {"type": "auto", "disable_parallel_tool_use": True}},
+             {"tool_choice": "auto", "parallel_tool_calls": False}),
+            ({"tool_choice": "required", "parallel": True},
+             {"tool_choice": {"type": "any", "disable_parallel_tool_use": False}},
+             {"tool_choice": "required", "parallel_tool_calls": True}),
+            ({"tool_choice": "none", "parallel": False}, {"tool_choice": {"type": "none"}},
+             {"tool_choice": "none", "parallel_tool_calls": False}),
+        ]
+        for controls, anthropic, openai in table:
+            for vendor, expected in (("anthropic", anthropic), ("openai", openai)):
+                with self.subTest(vendor=vendor, **{k: str(v) for k, v in controls.items()}):
+                    self.assertEqual(self.sent(vendor, **controls), expected)
+
+    def test_an_unknown_choice_is_a_clear_error_before_anything_is_sent(self):
+        for bad in ("sometimes", {"type": "tool"}, {"name": 3}, 7):
+            for dialect in (interfaces.Anthropic(), interfaces.OpenAI()):
+                with self.subTest(bad=bad, dialect=dialect.name), self.assertRaisesRegex(ValueError, "unknown tool_choice"):
+                    dialect.tool_choice(bad)
+        with self.assertRaisesRegex(ValueError, "need a dialect"):
+            bfcl_lab.ask_model(bfcl_lab.ToyBackend(), None, tool_choice="required")
+
+    def test_a_custom_tool_call_is_a_malformed_call_not_a_crash(self):
+        # OpenAI's specification allows {"type": "custom", "custom": {"name", "input"}} among tool_calls
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "custom", "custom": {"name": "add", "input": "2 + 3"}},
+            {"id": "c2", "type": "function", "function": {"name": "add", "arguments": '{"a": 2, "b": 3}'}}]}
+        api = FakeAPI(self, steps=[lambda h, req: h.send_json(200, {"choices": [
+            {"index": 0, "message": message, "finish_reason": "tool_calls"}]})])
+        reply = OpenAIBackend(api.base + "/v1").complete("s", "u", self.TOOLS["openai"])
+        custom, good = reply.calls
+        self.assertIsInstance(custom, tool_core.ParseError)
+        self.assertIn("custom tool call", custom.message)
+        self.assertEqual(good, {"add": {"a": 2, "b": 3}})
+        self.assertEqual(bfcl_lab.decode_result(reply.calls)[0], None)  # graded as a malformed reply, not as no call
+        self.assertIn("malformed call (bad_arguments", bfcl_lab.decode_result(reply.calls)[1])
+
+    def test_replies_no_reader_expected_are_llm_errors(self):
+        bodies = [{"choices": []}, {"choices": "x"}, {"choices": [3]}, {"id": "x"}]
+        for body in bodies:
+            with self.subTest(body=body):
+                api = FakeAPI(self, steps=[lambda h, req, b=body: h.send_json(200, b)])
+                with self.assertRaisesRegex(LLMError, "without a choice"):
+                    OpenAIBackend(api.base + "/v1").complete("s", "u", self.TOOLS["openai"])
+        api = FakeAPI(self, steps=[lambda h, req: h.send_json(200, {"content": "not blocks", "stop_reason": 5})])
+        reply = AnthropicBackend(KEY, base_url=api.base).complete("s", "u")  # a string content is one text block
+        self.assertEqual((reply.text, reply.stop_reason), ("not blocks", 5))
+
+    def test_pause_turn_is_said_not_taken_for_a_finished_reply(self):
+        api = FakeAPI(self, steps=[lambda h, req: h.send_json(200, anthropic_reply("m", "Searching", [], "pause_turn"))])
+        reply = AnthropicBackend(KEY, base_url=api.base).complete("s", "u")
+        self.assertTrue(reply.paused)
+        self.assertIn("pause_turn", reply.note())
+        self.assertIn("stopped a long turn midway", reply.note())
 
 
 class Failures(unittest.TestCase):
@@ -502,7 +593,7 @@ class Failures(unittest.TestCase):
             with self.subTest(message=message):
                 write = (lambda h, req, b=body: h.send_raw(400, b)) if isinstance(body, bytes) else \
                     (lambda h, req, b=body: h.send_json(400, b))
-                backend = OpenAIBackend(api.reset(steps=[write]).base, sleep=Sleeps())
+                backend = OpenAIBackend(api.reset(steps=[write]).base + "/v1", sleep=Sleeps())
                 with self.assertRaises(LLMError) as caught:
                     backend.complete("s", "u")
                 self.assertEqual(str(caught.exception), f"HTTP 400 from {backend.url}: {message}")
@@ -514,7 +605,7 @@ class Failures(unittest.TestCase):
         sleeps = Sleeps()
         api = FakeAPI(self, steps=[fail(501, "tools are not supported by this server")] * 4)
         with self.assertRaises(LLMError):
-            OpenAIBackend(api.base, sleep=sleeps).complete("s", "What is 2 + 3?")
+            OpenAIBackend(api.base + "/v1", sleep=sleeps).complete("s", "What is 2 + 3?")
         self.assertEqual((len(api.requests), sleeps), (1, []))
 
     def test_the_key_never_appears_in_an_error(self):
@@ -547,7 +638,7 @@ class Failures(unittest.TestCase):
         # the timeout lives in HTTPBackend.post, shared by both APIs: one API suffices (and saves 0.2 s)
         sleeps = Sleeps()
         api = FakeAPI(self, steps=[stall, stall])
-        backend = OpenAIBackend(api.base, KEY, timeout=0.2, retries=1, sleep=sleeps)
+        backend = OpenAIBackend(api.base + "/v1", KEY, timeout=0.2, retries=1, sleep=sleeps)
         with self.assertRaises(LLMError) as caught:
             backend.complete("s", "What is 2 + 3?")
         self.assertIn(f"could not get an answer from {backend.url}: timed out", str(caught.exception))
@@ -599,7 +690,7 @@ class Failures(unittest.TestCase):
                 with self.subTest(payload=payload, api=path_backend):
                     api.reset(steps=[lambda h, req, p=payload: h.send_json(200, p)])
                     backend = (AnthropicBackend(KEY, base_url=api.base) if path_backend == "anthropic"
-                               else OpenAIBackend(api.base))
+                               else OpenAIBackend(api.base + "/v1"))
                     with self.assertRaises(LLMError):
                         backend.complete("s", "u")
 
@@ -666,7 +757,7 @@ class Grading(unittest.TestCase):
         api = FakeAPI(self, model=model_saying(wrong))
         for dialect in (interfaces.Anthropic(), interfaces.OpenAI()):
             backend = (AnthropicBackend(KEY, base_url=api.base) if isinstance(dialect, interfaces.Anthropic)
-                       else OpenAIBackend(api.base))
+                       else OpenAIBackend(api.base + "/v1"))
             with self.subTest(api=dialect.name):
                 out = bfcl_lab.demo_real(backend, dialect)
                 # AST: add is the wrong function; execution: 35 + 7 = 42 = 6 x 7, a pass by coincidence
@@ -697,7 +788,7 @@ class ScriptInProcess(unittest.TestCase):
         env = mock.patch.dict(os.environ)
         env.start()
         self.addCleanup(env.stop)
-        for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"):
             os.environ.pop(name, None)
 
     def test_backend_for(self):
@@ -714,11 +805,22 @@ class ScriptInProcess(unittest.TestCase):
              (OpenAIBackend, bfcl_lab.OPENAI_MODEL, local + "/chat/completions", "", 60.0, 512)),
             ({"base_url": local, "model": "qwen"}, {"OPENAI_API_KEY": KEY},
              (OpenAIBackend, "qwen", local + "/chat/completions", KEY, 60.0, 512)),
+            # the SDKs' environment: a key alone points at the vendor's own base; *_BASE_URL moves it
+            ({}, {"OPENAI_API_KEY": KEY},
+             (OpenAIBackend, bfcl_lab.OPENAI_MODEL, "https://api.openai.com/v1/chat/completions", KEY, 60.0, 512)),
+            ({}, {"OPENAI_BASE_URL": "http://127.0.0.1:11434/v1"},
+             (OpenAIBackend, bfcl_lab.OPENAI_MODEL, "http://127.0.0.1:11434/v1/chat/completions", "", 60.0, 512)),
+            ({}, {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9/proxy"},
+             (AnthropicBackend, bfcl_lab.ANTHROPIC_MODEL, "http://127.0.0.1:9/proxy/v1/messages", KEY, 60.0, 512)),
+            ({"api": "anthropic", "base_url": "http://127.0.0.1:9"}, {"ANTHROPIC_API_KEY": KEY, "OPENAI_API_KEY": "o"},
+             (AnthropicBackend, bfcl_lab.ANTHROPIC_MODEL, "http://127.0.0.1:9/v1/messages", KEY, 60.0, 512)),
+            ({"api": "openai"}, {"ANTHROPIC_API_KEY": KEY},  # asked for: OpenAI, with no key of its own
+             (OpenAIBackend, bfcl_lab.OPENAI_MODEL, "https://api.openai.com/v1/chat/completions", "", 60.0, 512)),
         ]
         for flags, env, expected in table:
             with self.subTest(flags=flags, env=env), mock.patch.dict(os.environ, env):
-                args = argparse.Namespace(**({"toy": False, "base_url": None, "model": None, "timeout": 60.0,
-                                              "max_tokens": 512} | flags))
+                args = argparse.Namespace(**({"toy": False, "api": None, "base_url": None, "model": None,
+                                              "timeout": 60.0, "max_tokens": 512} | flags))
                 backend = self.script.backend_for(args)
                 got = (type(backend), backend.model)
                 if not isinstance(backend, bfcl_lab.ToyBackend):
@@ -729,7 +831,7 @@ class ScriptInProcess(unittest.TestCase):
         api = FakeAPI(self)
 
         class LocalAnthropic(AnthropicBackend):  # the script's AnthropicBackend, pointed at the fake server
-            def __init__(self, key, model=bfcl_lab.ANTHROPIC_MODEL, **options):
+            def __init__(self, key, model=bfcl_lab.ANTHROPIC_MODEL, base_url=None, **options):
                 super().__init__(key, model, api.base, **options)
 
         table = [  # (flags, the mode line, what the requests carry)
@@ -768,7 +870,7 @@ class ScriptInProcess(unittest.TestCase):
     def test_an_api_error_is_one_line_on_stderr(self):
         api = FakeAPI(self, steps=[echo_headers(401)])
         with mock.patch.dict(os.environ, {"OPENAI_API_KEY": KEY}), \
-                mock.patch.object(sys, "argv", ["07_real_llm.py", "--base-url", api.base]), \
+                mock.patch.object(sys, "argv", ["07_real_llm.py", "--base-url", api.base + "/v1"]), \
                 redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
             self.assertEqual(self.script.main(), 2)
         self.assertTrue(err.getvalue().startswith(f"error: HTTP 401 from {api.base}/v1/chat/completions: "))
