@@ -12,8 +12,10 @@ What it implements (lecture 001 section 7.1, handout code 06 demo 1; lecture 000
      results compared with the gold calls' results.
   4. Two hand-written models answering in the text protocol, parsed by tool_core's robust
      parser (a malformed call is its own outcome, never "no call").
-  5. A loader and grader for real BFCL files: `python3 bfcl_lab.py grade QUESTIONS
-     POSSIBLE_ANSWERS RESULTS`.
+  5. Real BFCL files graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
+     for the model's format (prompt or fc), every line counted, a file it would stop on refused
+     with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`) or
+     a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
   6. The demo behind scripts/06_evaluation.py (demo 1).
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
@@ -26,12 +28,17 @@ only; strings are compared after dropping spaces and , . / - _ * ^ and lower-cas
 nested type check passes as soon as "" is among the options, and an empty list passes where
 "" marks a list parameter optional.
 
-What it leaves out: Java and JavaScript entries (their type converters), multi-turn and
-agentic categories (state-based), and the decoder's eval of arithmetic and lambdas in
-arguments: model-written text is never evaluated here (arithmetic goes through
-tool_core.calculate; a lambda is a decode failure). Two more departures in the decoder: BFCL
-reads every unary operator as minus (+5 becomes -5, a bug); we read only minus and refuse the
-rest; and a **kwargs argument is dropped instead of kept under the key None.
+The decoders of `bfcl evaluate` (section 3b) keep their quirks too: every unary operator is read
+as minus (+5 becomes -5), a **kwargs argument is kept under the key None, "" and [] are no call.
+Model-written text is never evaluated here: where BFCL's decoder calls eval on arithmetic
+(1 + 2, 'a' * 3), the lab computes the same value from the constants; a name, a call or a lambda
+inside it fails to decode, as BFCL's eval fails on them. The lab's lenient reader
+(`decode_result`, for the demos and --lenient) departs on purpose: it reads our text protocol
+too, refuses +5, and drops **kwargs.
+
+What it leaves out: multi-turn and agentic categories (state-based), BFCL's model table (the
+mode comes from the model's name, or --mode), and its other CSVs (data_overall.csv needs the
+multi-turn and agentic scores).
 """
 from __future__ import annotations
 
@@ -134,15 +141,19 @@ def is_empty_output(decoded: JSON) -> bool:
 
 
 def ast_grade(func_docs: list[dict], possible_answer: list[dict], model_calls: JSON, category: str, *,
-              dots_to_underscores: bool = False, optimal: bool = False) -> Verdict:
+              dots_to_underscores: bool = False, optimal: bool = False, language: str = "python") -> Verdict:
     """Grade decoded model output on BFCL's data shapes, as BFCL's AST checker does.
 
     model_calls: the decoded output [{name: {param: value}}] (or None when decoding failed).
     category: BFCL's (simple, multiple, parallel, parallel_multiple, irrelevance, live_...).
     dots_to_underscores: the function-calling models' name mapping (a.b -> a_b), BFCL's
     underscore_to_dot option. optimal=True pairs parallel calls optimally (a departure).
+    language: "python", or "java" / "javascript" (language_of(category)), whose argument
+    values are source text converted with the document's type first (section 2b).
     Example: ast_grade([ADD], [{"add": {"a": [2], "b": [3]}}], [{"add": {"a": 2, "b": 3}}], "simple") -> valid
     """
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; use one of {LANGUAGES}")
     if "irrelevance" in category or category.endswith("relevance"):
         called = model_calls is not None and not is_empty_output(model_calls)
         if "irrelevance" in category:
@@ -152,17 +163,19 @@ def ast_grade(func_docs: list[dict], possible_answer: list[dict], model_calls: J
     if model_calls is None:
         return Verdict(False, "ast_decoder:decoder_failed", "Invalid syntax. Failed to decode AST.")
     if not is_call_list(model_calls):
-        return Verdict(False, "ast_decoder:decoder_wrong_output_format", "Did not output in the specified format.")
+        return Verdict(False, "ast_decoder:decoder_wrong_output_format", "Did not output in the specified format. "
+                       "Note: the model_result is wrapped in a string to ensure json serializability.")
     if "parallel" in category:
-        return _parallel(func_docs, model_calls, possible_answer, dots_to_underscores, optimal)
+        return _parallel(func_docs, model_calls, possible_answer, dots_to_underscores, optimal, language)
     if "multiple" in category:
         if len(model_calls) != len(possible_answer):
             return Verdict(False, "multiple_function_checker:wrong_count", "Wrong number of functions.")
         expected = next(iter(possible_answer[0]))
-        return check_call(_find_doc(func_docs, expected), model_calls[0], possible_answer[0], dots_to_underscores)
+        return check_call(_find_doc(func_docs, expected), model_calls[0], possible_answer[0], dots_to_underscores,
+                          language)
     if len(model_calls) != 1:
         return Verdict(False, "simple_function_checker:wrong_count", "Wrong number of functions.")
-    return check_call(func_docs[0], model_calls[0], possible_answer[0], dots_to_underscores)
+    return check_call(func_docs[0], model_calls[0], possible_answer[0], dots_to_underscores, language)
 
 
 def _find_doc(func_docs: list[dict] | dict, name: str) -> dict | None:
@@ -171,12 +184,14 @@ def _find_doc(func_docs: list[dict] | dict, name: str) -> dict | None:
     return next((d for d in func_docs if d["name"] == name), None)
 
 
-def _parallel(func_docs: list[dict], calls: list[dict], answers: list[dict], dots: bool, optimal: bool) -> Verdict:
+def _parallel(func_docs: list[dict], calls: list[dict], answers: list[dict], dots: bool, optimal: bool,
+              language: str = "python") -> Verdict:
     """Match every expected call to a distinct output call: greedily, as BFCL does, or optimally if asked."""
     if len(calls) != len(answers):
         return Verdict(False, "parallel_function_checker_no_order:wrong_count", "Wrong number of functions.")
     if optimal:
-        ok = [[check_call(_find_doc(func_docs, next(iter(a))), c, a, dots).valid for c in calls] for a in answers]
+        ok = [[check_call(_find_doc(func_docs, next(iter(a))), c, a, dots, language).valid for c in calls]
+              for a in answers]
         if _perfect_matching(ok):
             return PASS
         return Verdict(False, "parallel_function_checker_no_order:cannot_find_match", "No pairing passes every call.")
@@ -184,7 +199,7 @@ def _parallel(func_docs: list[dict], calls: list[dict], answers: list[dict], dot
     for i, answer in enumerate(answers):
         doc = _find_doc(func_docs, next(iter(answer)))
         for j, call in enumerate(calls):
-            if j not in used and check_call(doc, call, answer, dots).valid:
+            if j not in used and check_call(doc, call, answer, dots, language).valid:
                 used.add(j)  # subtle: the first output that passes is taken, even if a later expected call needed it
                 break
         else:
@@ -214,7 +229,8 @@ def _perfect_matching(ok: list[list[bool]]) -> bool:
     return all(place(i, set()) for i in range(len(ok)))
 
 
-def check_call(doc: dict | None, call: dict, answer: dict, dots_to_underscores: bool = False) -> Verdict:
+def check_call(doc: dict | None, call: dict, answer: dict, dots_to_underscores: bool = False,
+               language: str = "python") -> Verdict:
     """Check one output call {name: {param: value}} against one expected call (BFCL's simple function checker)."""
     if doc is None:
         return Verdict(False, "simple_function_checker:wrong_func_name", "No function document for the expected name.")
@@ -229,7 +245,7 @@ def check_call(doc: dict | None, call: dict, answer: dict, dots_to_underscores: 
     for param, value in given.items():
         if param not in properties or param not in options:
             return Verdict(False, "simple_function_checker:unexpected_param", f"Unexpected parameter: {param!r}.")
-        verdict = _check_value(param, value, properties[param], options[param])
+        verdict = _check_value(param, value, properties[param], options[param], language)
         if not verdict.valid:
             return verdict
     for param, allowed in options.items():
@@ -239,9 +255,12 @@ def check_call(doc: dict | None, call: dict, answer: dict, dots_to_underscores: 
     return PASS
 
 
-def _check_value(param: str, value: JSON, spec: dict, options: list) -> Verdict:
+def _check_value(param: str, value: JSON, spec: dict, options: list, language: str = "python") -> Verdict:
     """Check one parameter's type, then its value against the acceptable options."""
     type_name = spec.get("type")
+    if language != "python":  # Java and JavaScript values are source text, converted first (section 2b)
+        typed = typed_value(param, value, spec, language)
+        return typed if isinstance(typed, Verdict) else _check_typed(param, *typed, type_name, options)
     if type_name not in PYTHON_TYPES:
         raise ValueError(f"unknown parameter type {type_name!r} for {param!r}; BFCL's Python types are {sorted(PYTHON_TYPES)}")
     expected = PYTHON_TYPES[type_name]
@@ -256,6 +275,12 @@ def _check_value(param: str, value: JSON, spec: dict, options: list) -> Verdict:
         value = list(value)
     if type_name == "float" and type(value) is int:
         value = float(value)  # Python's own int -> float promotion, at the top level only
+    return _check_typed(param, value, expected, inner, type_name, options)
+
+
+def _check_typed(param: str, value: JSON, expected: type, inner: type | None, type_name: str,
+                 options: list) -> Verdict:
+    """Type-check a value now in its Python form, then compare it with the options as BFCL does."""
     verdict, is_variable = _type_check(param, value, options, type_name, expected, inner)
     if not verdict.valid:
         return verdict
@@ -373,6 +398,1126 @@ def _list_of_dicts_check(param: str, value: list, options: list) -> Verdict:
 
 
 # ---------------------------------------------------------------------------------------------
+# --- 2b. Java and JavaScript: BFCL's type rules ---
+# ---------------------------------------------------------------------------------------------
+# BFCL grades simple_java and simple_javascript with the checker above, after two steps of its own:
+# the prompt-mode decoders (model_handler/parser/java_parser.py and js_parser.py, on tree-sitter)
+# keep every argument as its source text, and the checker converts that text with the document's
+# type (eval_checker/ast_eval/type_convertor/) before the type check. Both steps have quirks
+# that decide verdicts; each is kept below, with its reason.
+
+JAVA_TYPES = {"byte": int, "short": int, "integer": int, "long": int, "float": float, "double": float,
+              "boolean": bool, "char": str, "String": str, "any": str, "Array": list, "ArrayList": list,
+              "Queue": list, "Stack": list, "HashMap": dict, "Hashtable": dict, "Set": set}
+JS_TYPES = {"String": str, "integer": int, "float": float, "Bigint": int, "Boolean": bool, "any": str,
+            "array": list, "dict": dict}
+LANGUAGES = ("python", "java", "javascript")
+_ITEM_TYPED = ("Array", "ArrayList", "array")  # BFCL converts and type-checks the items of these with items.type
+_JAVA_UNSUPPORTED = ("Set", "Hashtable", "Queue", "Stack")
+
+
+def language_of(category: str) -> str:
+    """Name the language BFCL grades a category in (its rule: a substring of the name).
+    Example: 'simple_javascript' -> 'javascript'; 'simple_java' -> 'java'; 'multiple' -> 'python'"""
+    if "javascript" in category:
+        return "javascript"
+    return "java" if "java" in category else "python"
+
+
+# The converters: source text -> the Python value the checker compares (java/js_type_converter.py).
+
+_JAVA_SCALARS = {  # type: (BFCL's pattern, the value of a matching text); a text that does not match stays text
+    "byte": (r"^-?\d+$", int), "short": (r"^-?\d+$", int), "integer": (r"^-?\d+$", int),
+    "long": (r"^-?\d+[lL]$", lambda t: int(re.sub(r"[lL]$", "", t))),  # the L is required: "5" stays "5"
+    "float": (r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$", lambda t: float(re.sub(r"[fF]$", "", t))),  # f required
+    "double": (r"^-?\d+(\.\d+)?([eE][+-]?\d+)?$", float),
+}
+
+
+def java_value(text: str, java_type: str, items_type: str | None = None) -> JSON:
+    """Convert a Java argument's source text as BFCL's java_type_converter does.
+
+    A text that does not fit the type stays the text: the checker then reports a type error,
+    unless the possible answer is itself a string (the "variable" rule of _type_check).
+    Example: java_value("5L", "long") -> 5; java_value("5", "long") -> '5';
+             java_value("new int[]{1, 2}", "Array", "integer") -> [1, 2]
+    """
+    if java_type not in JAVA_TYPES:
+        raise ValueError(f"unknown Java type {java_type!r}; BFCL's are {sorted(JAVA_TYPES)}")
+    if java_type in _JAVA_UNSUPPORTED:
+        raise ValueError(f"the Java type {java_type} is not supported: BFCL's converter raises NotImplementedError "
+                         f"for {', '.join(_JAVA_UNSUPPORTED)}, and bfcl evaluate stops")
+    if java_type in _JAVA_SCALARS:
+        pattern, read = _JAVA_SCALARS[java_type]
+        return read(text) if re.match(pattern, text) else text
+    if java_type == "boolean":
+        return text == "true" if text in ("true", "false") else text
+    if java_type == "Array":
+        return _java_array(text, items_type)
+    if java_type == "ArrayList":
+        return _java_arraylist(text, items_type)
+    if java_type == "HashMap":
+        return _java_hashmap(text)
+    return text  # String, any, and char: BFCL's char pattern ^'.$' can never match, so a char stays its text
+
+
+def _java_array(text: str, items_type: str | None) -> JSON:
+    """Read new T[]{a, b} as BFCL does: the first {...} split on commas (so nested braces break it).
+    Example: _java_array('new String[]{"a", "b"}', "String") -> ['"a"', '"b"'] (the quotes stay: never a match)"""
+    found = re.search(r"new\s+\w+\[\]\s*\{(.*?)\}", text)
+    if not found:
+        return text
+    items = [item.strip() for item in found.group(1).split(",") if item.strip()]
+    return [java_value(item, items_type) if items_type else _java_literal(item) for item in items]
+
+
+def _java_arraylist(text: str, items_type: str | None) -> JSON:
+    """Read new ArrayList<>(Arrays.asList(a, b)), new ArrayList<>() {{ add(a); }} or new ArrayList<>() as BFCL does.
+    Example: _java_arraylist('new ArrayList<>(Arrays.asList("a", "b"))', "String") -> ['a', 'b']"""
+    as_list = re.search(r"new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)", text)
+    adds = re.search(r"new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}", text, re.DOTALL)
+    if as_list:
+        items = [item.strip() for item in as_list.group(1).split(",")]
+    elif adds:
+        items = [item.strip() for item in re.findall(r"add\((.+?)\)", adds.group(1))]
+    else:
+        return [] if re.search(r"new\s+ArrayList<\w*>\(\)", text) else text
+    return [_java_item(item, items_type) for item in items]
+
+
+def _java_item(text: str, items_type: str | None) -> JSON:
+    if items_type in ("String", "char"):
+        return text[1:-1]  # subtle: BFCL drops the first and last character, quoted or not: 42 -> ''
+    return java_value(text, items_type) if items_type else _java_literal(text)
+
+
+def _java_hashmap(text: str) -> JSON:
+    """Read new HashMap<..>() {{ put("k", v); }} as BFCL does: only string keys in double quotes count.
+    Example: _java_hashmap('new HashMap<String, Object>() {{ put("limit", 50); }}') -> {'limit': 50}"""
+    body = re.search(r"new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}", text, re.DOTALL)
+    if body:
+        pairs = re.findall(r"put\(\"(.*?)\",\s*(.*?)\)", body.group(1))
+        return {key: _java_literal(value.strip()) for key, value in pairs}
+    return {} if re.search(r"new\s+HashMap<.*?>\s*\(\)", text) else text
+
+
+def _java_literal(text: str) -> JSON:
+    """Read an item without a declared type as BFCL's parse_java_value does.
+    Example: '5L' -> 5; '"a"' -> 'a'; 'x' -> 'x'"""
+    if text in ("true", "false"):
+        return text == "true"
+    if text.startswith('"') and text.endswith('"'):
+        return text[1:-1]
+    if re.match(r"^-?\d+[lL]$", text):
+        return int(text[:-1])
+    if re.match(r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$", text):
+        return float(re.sub(r"[fF]$", "", text))
+    return _number_or_text(text)
+
+
+def _number_or_text(text: str) -> JSON:
+    for number in (int, float):  # Python's own readings, as BFCL's: "1_000" -> 1000, "nan" -> nan
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return text
+
+
+_JS_SCALARS = {"integer": (r"^-?\d+$", int), "float": (r"^-?\d+(\.\d+)?$", float),  # no exponent for a float
+               "Bigint": (r"^-?\d+n$", lambda t: int(t[:-1]))}
+
+
+def js_value(text: str, js_type: str, items_type: str | None = None) -> JSON:
+    """Convert a JavaScript argument's source text as BFCL's js_type_converter does.
+
+    Example: js_value("'urgent'", "String") -> 'urgent'; js_value("10n", "Bigint") -> 10;
+             js_value("[1, 2]", "array", "integer") -> [1, 2]
+    """
+    if js_type not in JS_TYPES:
+        raise ValueError(f"unknown JavaScript type {js_type!r}; BFCL's are {sorted(JS_TYPES)}")
+    if js_type == "String":
+        return _strip_quotes(text)
+    if js_type in _JS_SCALARS:
+        pattern, read = _JS_SCALARS[js_type]
+        return read(text) if re.match(pattern, text) else text
+    if js_type == "Boolean":
+        return text == "true" if text in ("true", "false") else text
+    if js_type == "array":
+        return _js_array(text, items_type)
+    if js_type == "dict":
+        return _js_dict(text)
+    return text  # any
+
+
+def _quoted(text: str) -> bool:
+    return text[:1] in ("'", '"') and text.endswith(text[0])
+
+
+def _strip_quotes(text: str) -> str:
+    """Drop one pair of matching quotes. Example: '"a"' -> 'a'; '"a" + "b"' -> 'a" + "b' (BFCL's test, kept)"""
+    return text[1:-1] if _quoted(text) else text
+
+
+_JS_GRID = r"\[\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\]|\bnew\s+Array\(\s*\[.*?\]\s*(,\s*\[.*?\]\s*)*\)"
+
+
+def _js_array(text: str, items_type: str | None = None) -> JSON:
+    """Read [a, b], new Array(a, b) or a 2-D [[..], [..]] as BFCL does: split on commas, so nesting breaks it.
+    Example: _js_array('["a", "b"]', "String") -> ['a', 'b']; _js_array("[[1, 2], [3]]") -> [[1, 2], [3]]"""
+    code = text.strip()
+    if re.match(_JS_GRID, code):
+        return [[_js_literal(item) for item in row.split(",")] for row in _js_rows(re.match(_JS_GRID, code).group(0))]
+    found = re.match(r"\[(.*?)\]|\bnew\s+Array\((.*?)\)", code)
+    if not found:
+        return code
+    inner = (found.group(1) if found.group(1) is not None else found.group(2)).strip()
+    items = [item.strip() for item in inner.split(",")] if inner else []
+    if not items_type:
+        return [_js_literal(item) for item in items]
+    try:
+        return [js_value(item, items_type, "String" if item.startswith(("'", '"')) else None) for item in items]
+    except ValueError:
+        return code  # BFCL returns the text on any failure inside (an unknown item type, say)
+
+
+def _js_rows(grid: str) -> list[str]:
+    rows = [row.strip() for row in re.findall(r"\[(.*?)\]", grid)]
+    if rows and rows[0].startswith("["):
+        rows[0] = rows[0][1:]  # the first lazy match starts at the outer bracket: "[[1, 2" -> "[1, 2"
+    return rows
+
+
+def _js_dict(text: str) -> JSON:
+    """Read {k: v, ...} as BFCL does: up to the first "}", so a nested object breaks it; quoted "5" becomes 5.
+    Example: _js_dict('{method: "GET", retries: 3}') -> {'method': 'GET', 'retries': 3}"""
+    code = text.strip()
+    if code == "{}":
+        return {}
+    found = re.match(r"\{(.*?)\}", code)
+    if not found:
+        return code
+    out = {}
+    for key, value in re.findall(r"([^:]+):\s*(.*?)(?:,\s*(?=[^,]+:)|$)", found.group(1)):
+        value = value.strip()
+        if value.startswith("[") and value.endswith("]"):
+            out[key.strip().strip("'\"")] = _js_array(value)
+        elif value.startswith("{") and value.endswith("}"):
+            out[key.strip().strip("'\"")] = _js_dict(value)
+        else:
+            out[key.strip().strip("'\"")] = _js_literal(value.strip("'\""))
+    return out
+
+
+def _js_literal(text: str) -> JSON:
+    """Read an item as BFCL's parse_js_value does. Example: ' true ' -> True; "'a'" -> 'a'; '2.5' -> 2.5"""
+    text = text.strip()
+    if text in ("true", "false"):
+        return text == "true"
+    return text[1:-1] if _quoted(text) else _number_or_text(text)
+
+
+def typed_value(param: str, value: JSON, spec: dict, language: str) -> tuple[JSON, type, type | None] | Verdict:
+    """Convert a Java or JavaScript argument before the type check, as BFCL's checker does (ast_checker.py:387-425).
+
+    Returns (value, expected type, item type) or the type_error verdict: the decoders give text,
+    so a value that is not a str (typed JSON in FC mode, {"count": 5}) fails at once.
+    Example: typed_value("count", "5", {"type": "integer"}, "java") -> (5, int, None)
+    """
+    table, convert, short = (JAVA_TYPES, java_value, "java") if language == "java" else (JS_TYPES, js_value, "js")
+    type_name = spec.get("type")
+    if type_name not in table:
+        raise ValueError(f"unknown {language} parameter type {type_name!r} for {param!r}; BFCL's are {sorted(table)}")
+    if type(value) is not str:
+        return Verdict(False, f"type_error:{short}", f"Incorrect type for parameter {param!r}. Expected type String, "
+                       f"got {type(value).__name__}. Parameter value: {value!r}.")
+    if type_name not in _ITEM_TYPED:
+        return convert(value, type_name), table[type_name], None
+    items = spec.get("items", {}).get("type") if isinstance(spec.get("items"), dict) else None
+    if items not in table:
+        raise ValueError(f"parameter {param!r} is an {type_name} whose item type {items!r} is not one of "
+                         f"{sorted(table)}")
+    return convert(value, type_name, items), table[type_name], table[items]
+
+
+# The prompt-mode decoders: what BFCL's tree-sitter parsers make of "[Obj.method(a=1, b="x")]".
+# A small tokenizer and recursive-descent parser per language stands in for tree-sitter; it
+# accepts what tree-sitter parses without an ERROR node on the inputs models write, and fails
+# (DecodeError, BFCL's decoder_failed) where tree-sitter reports one.
+
+
+@dataclass
+class _Node:
+    """A token or a syntax node: tree-sitter's node type where BFCL's reading depends on it, the span, the children."""
+
+    kind: str
+    start: int
+    end: int
+    parts: list = field(default_factory=list)
+    fields: dict = field(default_factory=dict)
+    text: str = ""  # a token's own text
+    line_break: bool = False  # a token preceded by a line break (JavaScript's semicolon insertion)
+
+
+def _node(kind: str, parts: list, **fields) -> _Node:
+    return _Node(kind, parts[0].start, parts[-1].end, parts, fields)
+
+
+def _unbracket(text: str) -> str:
+    """Remove the [ ] around BFCL's prompting output, as its ast_parse does (result[1:-1])."""
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
+_SPACE = r"(?P<space>\s+|//[^\n]*|/\*.*?\*/)"
+_NAME = r"(?P<name>(?:[^\W\d]|\$)[\w$]*)"
+_JAVA_TOKEN = re.compile("|".join([
+    _SPACE, r'(?P<string>""".*?"""|"(?:[^"\\]|\\.)*")', r"(?P<char>'(?:[^'\\\n]|\\.)+')",
+    r"(?P<number>0[xX][\da-fA-F_]+[lL]?|0[bB][01_]+[lL]?"
+    r"|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?[fFdDlL]?)",
+    _NAME, r"(?P<op>>>>=|<<=|>>=|->|::|\+\+|--|&&|\|\||[=!<>+\-*/%&|^]=|<<|\.\.\.|[(){}\[\];,.@=<>!~?:+\-*/&|^%])"]),
+    re.DOTALL)  # subtle: ">>" is two tokens, so that List<List<Integer>> closes two type argument lists
+_JS_TOKEN = re.compile("|".join([
+    _SPACE, r"""(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""",
+    r"(?P<number>0[xXoObB][\da-fA-F_]+n?|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?n?)", _NAME,
+    r"(?P<op>>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|[=!<>+\-*/%&|^]=|&&|\|\||\?\?|\?\.(?!\d)"
+    r"|\+\+|--|\*\*|<<|>>|[(){}\[\];,.=<>!~?:+\-*/&|^%])"]), re.DOTALL)
+_TINY = 10  # tree-sitter drops a statement that lacks its ";" as an ERROR when that costs less than inserting the
+# missing ";" (cost 110 against 100 + one per character): so a statement of at most 10 characters (A.b(x=1))
+_JS_REGEX = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
+_JS_VALUE_END = {")", "]", "}"}  # after these (or a name or a literal) a "/" divides; elsewhere it starts a regex
+
+
+def _tokenize(source: str, language: str) -> list[_Node]:
+    """Split source text into tokens; an unknown character or an unclosed string is a DecodeError.
+    Example: _tokenize('A.b(x=1)', "java") -> tokens A . b ( x = 1 )"""
+    pattern, tokens, at, line_break = (_JAVA_TOKEN if language == "java" else _JS_TOKEN), [], 0, False
+    while at < len(source):
+        end, kind = _js_special(source, at, tokens) if language == "javascript" else (None, "")
+        if end is None:
+            found = pattern.match(source, at)
+            if not found:
+                raise DecodeError(f"{language}: cannot read {source[at:at + 20]!r} at character {at}")
+            end, kind = found.end(), found.lastgroup
+        if kind == "space":
+            line_break = line_break or "\n" in source[at:end]
+        else:
+            tokens.append(_Node(kind, at, end, text=source[at:end], line_break=line_break))
+            line_break = False
+        at = end
+    tokens.append(_Node("end", len(source), len(source), text="", line_break=True))
+    return tokens
+
+
+def _js_special(source: str, at: int, tokens: list[_Node]) -> tuple[int | None, str]:
+    """Read a template string or a regex literal, which a single pattern cannot: (end, kind) or (None, "")."""
+    if source[at] == "`":
+        return _template_end(source, at), "template"
+    previous = tokens[-1] if tokens else None
+    divides = previous is not None and (previous.kind in ("name", "number", "string", "template", "regex")
+                                        or previous.text in _JS_VALUE_END)
+    if source[at] == "/" and not source.startswith(("//", "/*"), at) and not divides:
+        found = _JS_REGEX.match(source, at)
+        if found:
+            return found.end(), "regex"
+    return None, ""
+
+
+def _template_end(source: str, at: int) -> int:
+    """Return where the template string starting at source[at] ends; ${...} may hold strings and templates."""
+    at += 1
+    while at < len(source):
+        if source[at] == "\\":
+            at += 2
+        elif source[at] == "`":
+            return at + 1
+        elif source.startswith("${", at):
+            at = _substitution_end(source, at + 2)
+        else:
+            at += 1
+    raise DecodeError("javascript: a template string is not closed")
+
+
+def _substitution_end(source: str, at: int) -> int:
+    depth = 0
+    while at < len(source):
+        char = source[at]
+        if char in "\"'":
+            found = _JS_TOKEN.match(source, at)
+            if not found or found.lastgroup != "string":
+                raise DecodeError("javascript: a string inside a template is not closed")
+            at = found.end()
+            continue
+        if char == "`":
+            at = _template_end(source, at)
+            continue
+        if char == "}" and depth == 0:
+            return at + 1
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        at += 1
+    raise DecodeError("javascript: a template substitution ${...} is not closed")
+
+
+class _Parser:
+    """What both languages' parsers share: a token cursor, bracket groups, and errors that say where."""
+
+    language = ""
+
+    def __init__(self, source: str):
+        self.source, self.tokens, self.i = source, _tokenize(source, self.language), 0
+
+    @property
+    def tok(self) -> _Node:
+        return self.tokens[self.i]
+
+    def peek(self, k: int = 1) -> _Node:
+        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+
+    def at(self, *texts: str, k: int = 0) -> bool:
+        token = self.peek(k)
+        return token.kind in ("op", "name") and token.text in texts
+
+    def take(self, kind: str = "") -> _Node:
+        token = self.tok
+        if token.kind == "end":
+            self.fail("more text")
+        self.i += 1
+        return _Node(kind or token.kind, token.start, token.end, text=token.text)
+
+    def expect(self, text: str) -> _Node:
+        if not self.at(text):
+            self.fail(repr(text))
+        return self.take()
+
+    def fail(self, expected: str):
+        got = "the end" if self.tok.kind == "end" else repr(self.tok.text)
+        raise DecodeError(f"{self.language}: expected {expected} at character {self.tok.start}, got {got}")
+
+    def missing_semicolon(self, statement: _Node):
+        """Refuse where tree-sitter, needing a MISSING ";" here, prefers to read some text as an ERROR (probed).
+
+        Its error recovery charges 110 for a missing token and 100 plus one per character for text
+        it skips, so it skips short text: the first statement if it has at most 10 characters
+        (A.b(x=1)), or a name of at most 9 characters that begins the next statement, which it then
+        reads as the first one's continuation: A.b(x=1) Intro.step(w=8) is A.b(x=1) [ERROR Intro] .step(w=8).
+        """
+        if self.first and statement.kind == "expression_statement" and statement.end - statement.start <= _TINY:
+            self.fail(f"';' (tree-sitter reads {self.source[statement.start:statement.end]!r} as an ERROR)")
+        name, after = self.tok, self.peek()
+        if name.kind != "name" or after.kind == "name" and self.language == "java":  # Type name: a declaration
+            return
+        if self.language == "java" and after.kind == "end":
+            self.fail("';' (tree-sitter reads a name alone after a statement as an ERROR)")
+        continues = after.kind != "end" and not (self.language == "java" and after.text == "(")
+        if continues and len(name.text) < _TINY:
+            self.fail(f"';' (tree-sitter reads {name.text!r} as an ERROR and what follows as a continuation)")
+
+    def closing(self, i: int) -> int:
+        """Return the index of the token that closes the bracket at token i (-1 if it is never closed)."""
+        depth = 0
+        for j in range(i, len(self.tokens) - 1):
+            if self.tokens[j].kind == "op" and self.tokens[j].text in "([{":
+                depth += 1
+            elif self.tokens[j].kind == "op" and self.tokens[j].text in ")]}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        return -1
+
+    def group(self, kind: str) -> _Node:
+        """Take a bracketed group whole, unread (a lambda's parameters, an anonymous class body)."""
+        end = self.closing(self.i)
+        if end < 0:
+            self.fail("a closing bracket")
+        parts = [self.take() for _ in range(end - self.i + 1)]
+        return _node(kind, parts)  # its tokens as leaves: BFCL writes a lambda's (a, b) as "(a,b)"
+
+
+def _first(node: _Node, kind: str) -> _Node | None:
+    """Find the first node of a kind, depth first in source order, as BFCL's traverse does."""
+    if node.kind == kind:
+        return node
+    return next((found for part in node.parts if (found := _first(part, kind)) is not None), None)
+
+
+def _named_arguments(pairs: list[tuple[str | None, str]]) -> dict:
+    """Collect (name, text) pairs; a repeated name fails, as in BFCL's parsers (two positional ones share None)."""
+    out = {}
+    for name, text in pairs:
+        if name in out:
+            raise DecodeError(f"Error: Multiple arguments with the same name are not supported ({name!r} repeated)")
+        out[name] = text
+    return out
+
+
+# Java: tree-sitter-java reads a program of statements; BFCL takes its first method_invocation.
+
+_JAVA_PRIMITIVES = {"int", "long", "short", "byte", "char", "float", "double", "boolean", "void"}
+_JAVA_LITERAL_WORDS = {"true", "false", "null", "this", "super"}
+_JAVA_KEYWORDS = _JAVA_PRIMITIVES | _JAVA_LITERAL_WORDS | {
+    "new", "instanceof", "class", "return", "switch", "if", "else", "for", "while", "do", "try", "catch", "finally",
+    "throw", "throws", "case", "default", "break", "continue", "import", "package", "public", "private",
+    "protected", "static", "final", "abstract", "synchronized", "volatile", "transient", "native", "strictfp",
+    "interface", "enum", "extends", "implements", "assert", "goto", "const"}
+_JAVA_BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+                "instanceof": 7, "<<": 8, ">>": 8, ">>>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+_JAVA_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
+
+
+def decode_java_calls(text: str) -> list[dict] | dict:
+    """Read Java call text as BFCL's Java parser does: the first method call, every argument as its source text.
+
+    text: BFCL's prompting output after its strip and bracket steps ("[...]"; a bare call works too).
+    Returns [{"Obj.method": {name: text}}], or {} when the text holds no call (then BFCL's runner
+    says decoder_wrong_output_format); raises DecodeError where tree-sitter reports a syntax
+    error or BFCL's reader fails (decoder_failed).
+    The values keep BFCL's quirks: a string literal loses its quotes but is not unescaped;
+    new T[]{1, 2} is written without spaces (new T[]{1,2}); new T(..) {{ body }} loses its body;
+    a positional identifier or class literal goes under the key None, a positional literal is
+    dropped; a repeated name fails; two calls separated by a comma fail.
+    Departures (tree-sitter's error recovery is cost-based): a call without ";" of at most 10
+    characters fails, as observed (A.b(x=1)); after a statement without ";" another must begin
+    with a name, else the text fails; anonymous class bodies and comments are skipped unread;
+    rare statements (if, for, switch, ...) and generic constructors (new <T>Foo()) fail here.
+    Example: decode_java_calls('[Intro.step(w=800, h="6")]') -> [{'Intro.step': {'w': '800', 'h': '6'}}]
+    """
+    source = _unbracket(text)
+    program = _JavaParser(source).program()
+    call = _first(program, "method_invocation")
+    return [{_java_call_name(call, source): _java_arguments(call, source)}] if call else {}
+
+
+def _java_slice(source: str, node: _Node) -> str:
+    """A node's text as BFCL's get_text takes it: the str cut at tree-sitter's *byte* offsets.
+    Example: with 'A.b(x="é")' the value reads 'é"' (é is 2 bytes), as in BFCL"""
+    start, end = (len(source[:at].encode()) for at in (node.start, node.end))
+    return source[start:end]
+
+
+def _java_call_name(call: _Node, source: str) -> str:
+    name = _java_slice(source, call.fields["name"])
+    target = call.fields.get("object")
+    return f"{_java_slice(source, target)}.{name}" if target else name
+
+
+def _java_arguments(call: _Node, source: str) -> dict:
+    """name=value arguments by name; a positional identifier or class literal under None; other positionals dropped."""
+    pairs = []
+    for argument in call.fields["arguments"]:
+        if argument.kind == "assignment_expression":
+            pairs.append((_java_slice(source, argument.parts[0]), _java_text(argument.parts[2], source)))
+        elif argument.kind in ("identifier", "class_literal"):
+            pairs.append((None, _java_text(argument, source)))
+    return _named_arguments(pairs)
+
+
+_JAVA_RAW = {"identifier", "class_literal", "method_invocation", "type_identifier"}
+
+
+def _java_text(node: _Node, source: str, nested: bool = False) -> str:
+    """Write a value back as BFCL's traverse_node does (java_parser.py:22-80).
+    Example: new int[] {1, 2} -> 'new int[]{1,2}'; "a" -> 'a' at the top, '"a"' inside; x + 1 -> 'x+1'"""
+    if node.kind in ("string_literal", "character_literal"):
+        return _java_slice(source, node) if nested else _java_slice(source, node)[1:-1]
+    if node.kind in _JAVA_RAW or not node.parts:
+        return _java_slice(source, node)
+    if node.kind == "array_creation_expression":
+        if node.fields["value"] is None:  # new int[5]: BFCL's reader fails on the missing initializer
+            raise DecodeError("AttributeError: 'NoneType' object has no attribute 'type' (an array without {...})")
+        return f"new {_java_text(node.fields['type'], source, True)}[]{_java_text(node.fields['value'], source, True)}"
+    if node.kind == "object_creation_expression":  # subtle: the anonymous class body {{ put(..); }} is dropped
+        arguments = ", ".join(_java_text(a, source, True) for a in node.fields["arguments"])
+        return f"new {_java_text(node.fields['type'], source, True)}({arguments})"
+    return "".join(_java_text(part, source, True) for part in node.parts)  # children joined without spaces
+
+
+class _JavaParser(_Parser):
+    """A recursive-descent parser for the Java that call text holds: statements, expressions, types."""
+
+    language = "java"
+
+    def program(self) -> _Node:
+        statements = []
+        while self.tok.kind != "end":
+            self.first = not statements
+            statements.append(self.statement())
+        return _Node("program", 0, len(self.source), statements)
+
+    def statement(self) -> _Node:
+        if self.at(";"):
+            return self.take("empty_statement")
+        if self.at("{"):
+            return self.block()
+        if self.tok.kind == "name" and self.at(":", k=1):  # Answer: A.b(x=1) reads as a labeled statement
+            label = self.take("identifier")
+            return _node("labeled_statement", [label, self.take(), self.statement()])
+        if self.at("return"):
+            keyword = self.take()
+            parts = [keyword] if self.at(";") else [keyword, self.expression()]
+            return self.finish(_node("return_statement", parts))
+        if self.is_declaration():
+            return self.declaration()
+        expression = self.expression()
+        if expression.kind == "field_access" and not self.at(";"):
+            self.fail("'('")  # tree-sitter reads a bare A.b as a type name, then reports an ERROR
+        return self.finish(_node("expression_statement", [expression]))
+
+    def finish(self, statement: _Node) -> _Node:
+        """End a statement at its ";", or where tree-sitter would insert a MISSING one."""
+        if self.at(";"):
+            statement.parts.append(self.take())
+            statement.end = statement.parts[-1].end
+            return statement
+        if not (self.tok.kind in ("end", "name") or self.at("}")):
+            self.fail("';'")
+        self.missing_semicolon(statement)
+        return statement
+
+    def block(self) -> _Node:
+        parts, first = [self.expect("{")], self.first
+        while not self.at("}"):
+            if self.tok.kind == "end":
+                self.fail("'}'")
+            self.first = False
+            parts.append(self.statement())
+        self.first = first
+        return _node("block", parts + [self.take()])
+
+    def is_declaration(self) -> bool:
+        """Say whether a local variable declaration starts here (Type name ...): "hello world" is one."""
+        start = self.i
+        try:
+            self.type()
+            return self.tok.kind == "name" and self.tok.text not in _JAVA_KEYWORDS
+        except DecodeError:
+            return False
+        finally:
+            self.i = start
+
+    def declaration(self) -> _Node:
+        parts = [self.type()]
+        while True:
+            parts.append(self.take("identifier") if self.tok.kind == "name" else self.fail("a variable name"))
+            if self.at("="):
+                parts += [self.take(), self.initializer() if self.at("{") else self.expression()]
+            if not self.at(","):
+                return self.finish(_node("local_variable_declaration", parts))
+            parts.append(self.take())
+
+    def type(self) -> _Node:
+        """Type := primitive | Name(.Name)* with <type arguments>, then [] dimensions."""
+        if self.tok.kind != "name" or (self.tok.text in _JAVA_KEYWORDS and self.tok.text not in _JAVA_PRIMITIVES):
+            self.fail("a type")
+        parts = [self.take("type_identifier")]
+        if parts[0].text not in _JAVA_PRIMITIVES:
+            parts += self.type_arguments()
+            while self.at(".") and self.peek().kind == "name" and self.peek().text not in _JAVA_KEYWORDS:
+                parts += [self.take(), self.take("type_identifier")] + self.type_arguments()
+        while self.at("[") and self.at("]", k=1):
+            parts += [self.take(), self.take()]
+        return _node("type", parts)
+
+    def type_arguments(self) -> list[_Node]:
+        if not self.at("<"):
+            return []
+        parts = [self.take()]
+        while not self.at(">"):
+            if self.at("?"):
+                parts.append(self.take())
+                if self.at("extends", "super"):
+                    parts += [self.take(), self.type()]
+            else:
+                parts.append(self.type())
+            if not self.at(">"):
+                parts.append(self.expect(","))
+        return parts + [self.take()]
+
+    def expression(self) -> _Node:
+        if self.lambda_ahead():
+            parameters = self.take("identifier") if self.tok.kind == "name" else self.group("parameters")
+            arrow = self.expect("->")
+            return _node("lambda_expression", [parameters, arrow, self.block() if self.at("{") else self.expression()])
+        left = self.ternary()
+        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN:
+            if left.kind not in ("identifier", "field_access", "array_access"):
+                self.fail("an expression (this one cannot be assigned to)")
+            operator = self.take()
+            return _node("assignment_expression", [left, operator, self.expression()])
+        return left
+
+    def operand(self, node: _Node) -> _Node:
+        """Let an operand be an assignment, as tree-sitter's grammar does: a-b=1 reads a - (b=1), not name a-b."""
+        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN and node.kind in ("identifier", "field_access",
+                                                                                   "array_access"):
+            operator = self.take()
+            return _node("assignment_expression", [node, operator, self.expression()])
+        return node
+
+    def lambda_ahead(self) -> bool:
+        if self.tok.kind == "name" and self.at("->", k=1):
+            return True
+        end = self.closing(self.i) if self.at("(") else -1
+        return end > 0 and self.tokens[end + 1].text == "->"
+
+    def ternary(self) -> _Node:
+        condition = self.binary(0)
+        if not self.at("?"):
+            return condition
+        question, then = self.take(), self.expression()
+        return _node("ternary_expression", [condition, question, then, self.expect(":"), self.expression()])
+
+    def operator(self) -> str:
+        """The binary operator here, with adjacent > tokens read as one (a >> 2): "" if there is none."""
+        if self.at(">") and self.at(">", k=1) and self.peek().start == self.tok.end:
+            third = self.at(">", k=2) and self.peek(2).start == self.peek().end
+            return ">>>" if third else ">>"
+        return self.tok.text if self.tok.kind in ("op", "name") and self.tok.text in _JAVA_BINARY else ""
+
+    def binary(self, floor: int) -> _Node:
+        left = self.unary()
+        while (op := self.operator()) and _JAVA_BINARY[op] > floor:
+            first = self.take()
+            for _ in range(len(op) - 1 if op.startswith(">>") else 0):
+                self.take()
+            operator = _Node("op", first.start, first.start + len(op), text=op)
+            right = self.type() if op == "instanceof" else self.operand(self.binary(_JAVA_BINARY[op]))
+            left = _node("binary_expression", [left, operator, right])
+        return left
+
+    def unary(self) -> _Node:
+        if self.at("+", "-", "!", "~", "++", "--"):
+            operator = self.take()
+            return _node("unary_expression", [operator, self.operand(self.unary())])
+        if self.at("(") and self.cast_ahead():
+            opening, kind = self.take(), self.type()
+            return _node("cast_expression", [opening, kind, self.expect(")"), self.unary()])
+        return self.postfix(self.primary())
+
+    def cast_ahead(self) -> bool:
+        """Say whether (Type) starts a cast here: (int) -5 and (String) y are casts, (a) + b is not."""
+        start = self.i
+        try:
+            self.take()
+            kind = self.type()
+            if not self.at(")"):
+                return False
+            after = self.peek()
+            operand = after.kind in ("name", "number", "string", "char") and after.text != "instanceof"
+            primitive = kind.parts[0].text in _JAVA_PRIMITIVES
+            return operand or after.text in (("(", "!", "~") + (("-", "+", "++", "--") if primitive else ()))
+        except DecodeError:
+            return False
+        finally:
+            self.i = start
+
+    def primary(self) -> _Node:
+        token = self.tok
+        if token.kind == "number":
+            return self.take("number")
+        if token.kind in ("string", "char"):
+            return self.take("string_literal" if token.kind == "string" else "character_literal")
+        if token.kind == "name" and token.text in _JAVA_LITERAL_WORDS:
+            return self.take(token.text)
+        if token.kind == "name" and token.text in _JAVA_PRIMITIVES:
+            return self.class_literal(self.type())  # int.class, int[].class
+        if token.kind == "name" and token.text == "new":
+            return self.creation()
+        if token.kind == "name" and token.text not in _JAVA_KEYWORDS:
+            name = self.take("identifier")
+            if self.at("("):
+                arguments, values = self.arguments()
+                return _node("method_invocation", [name, arguments], name=name, arguments=values)
+            return name
+        if self.at("("):
+            opening, inner = self.take(), self.expression()
+            return _node("parenthesized_expression", [opening, inner, self.expect(")")])
+        self.fail("a value")  # "{1, 2}" alone (not after new T[]) is an ERROR in tree-sitter too
+
+    def class_literal(self, kind: _Node) -> _Node:
+        dot = self.expect(".")
+        return _node("class_literal", [kind, dot, self.expect("class")])
+
+    def arguments(self) -> tuple[_Node, list[_Node]]:
+        """( expression, ... ): the argument_list node and the arguments in it."""
+        parts, arguments = [self.expect("(")], []
+        while not self.at(")"):
+            arguments.append(self.expression())
+            parts.append(arguments[-1])
+            if not self.at(")"):
+                parts.append(self.expect(","))
+                if self.at(")"):
+                    self.fail("an argument")  # f(a=1, ) is an ERROR
+        return _node("argument_list", parts + [self.take()]), arguments
+
+    def postfix(self, node: _Node) -> _Node:
+        while True:
+            if self.at(".") and self.at("class", k=1):
+                node = self.class_literal(node)
+            elif self.at("."):
+                dot = self.take()
+                generic = self.type_arguments()
+                if self.tok.kind != "name" or self.tok.text in ("new", "class"):
+                    self.fail("a member name")
+                name = self.take("identifier")
+                if self.at("(") or generic:
+                    arguments, values = self.arguments()
+                    node = _node("method_invocation", [node, dot] + generic + [name, arguments], object=node,
+                                 name=name, arguments=values)
+                else:
+                    node = _node("field_access", [node, dot, name])
+            elif self.at("[") and self.at("]", k=1):
+                while self.at("[") and self.at("]", k=1):
+                    node = _node("array_type", [node, self.take(), self.take()])
+                node = self.class_literal(node)  # String[].class
+            elif self.at("["):
+                opening, index = self.take(), self.expression()
+                node = _node("array_access", [node, opening, index, self.expect("]")])
+            elif self.at("::"):
+                colons = self.take()
+                node = _node("method_reference", [node, colons, self.take()])
+            elif self.at("++", "--"):
+                node = _node("update_expression", [node, self.take()])
+            else:
+                return node
+
+    def creation(self) -> _Node:
+        """new T(args) [class body] or new T[]{...} / new T[n]."""
+        keyword, kind = self.take(), self.creation_type()
+        if self.at("["):
+            parts = [keyword, kind]
+            while self.at("["):
+                opening = self.take()
+                parts += [opening] + ([] if self.at("]") else [self.expression()]) + [self.expect("]")]
+            value = self.initializer() if self.at("{") else None
+            return _node("array_creation_expression", parts + ([value] if value else []), type=kind, value=value)
+        arguments, values = self.arguments()
+        parts = [keyword, kind, arguments]
+        if self.at("{"):
+            parts.append(self.group("class_body"))  # skipped unread: BFCL's reader drops it anyway
+        return _node("object_creation_expression", parts, type=kind, arguments=values)
+
+    def creation_type(self) -> _Node:
+        if self.tok.kind != "name" or (self.tok.text in _JAVA_KEYWORDS and self.tok.text not in _JAVA_PRIMITIVES):
+            self.fail("a type after new")
+        parts = [self.take("type_identifier")]
+        parts += self.type_arguments()
+        while self.at(".") and self.peek().kind == "name":
+            parts += [self.take(), self.take("type_identifier")] + self.type_arguments()
+        return _node("type", parts)
+
+    def initializer(self) -> _Node:
+        """{a, b, {c}} after new T[] (a trailing comma allowed)."""
+        parts = [self.expect("{")]
+        while not self.at("}"):
+            parts.append(self.initializer() if self.at("{") else self.expression())
+            if not self.at("}"):
+                parts.append(self.expect(","))
+        return _node("array_initializer", parts + [self.take()])
+
+
+# JavaScript: tree-sitter-javascript reads a program; BFCL takes the first call that is a whole statement.
+
+_JS_LEAF_WORDS = {"true", "false", "null", "undefined", "this", "super"}  # not identifiers to BFCL's reader
+_JS_BINARY = {"??": 1, "||": 2, "&&": 3, "|": 4, "^": 5, "&": 6, "==": 7, "!=": 7, "===": 7, "!==": 7, "<": 8,
+              ">": 8, "<=": 8, ">=": 8, "instanceof": 8, "in": 8, "<<": 9, ">>": 9, ">>>": 9, "+": 10, "-": 10,
+              "*": 11, "/": 11, "%": 11, "**": 12}
+_JS_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^=", "&&=", "||=", "??="}
+_JS_ASSIGNABLE = ("identifier", "member_expression", "subscript_expression", "object", "array")
+_JS_UNARY = {"!", "~", "+", "-", "++", "--", "typeof", "void", "delete", "await"}
+_JS_UNSUPPORTED = {"if", "for", "while", "do", "switch", "try", "throw", "return", "import", "export",
+                   "break", "continue", "with", "yield"}
+
+
+def decode_js_calls(text: str) -> list[dict] | None:
+    """Read JavaScript call text as BFCL's JavaScript parser does: the first call that is a statement of its own.
+
+    text: BFCL's prompting output after its strip and bracket steps ("[...]"; a bare call works too).
+    Returns [{"callee": {name: text}}], or None when no statement is a bare call: "", "[]" and
+    two calls f(a=1), g(b=2) (one comma expression) give None, which BFCL's runner reports as
+    decoder_wrong_output_format. Raises DecodeError where tree-sitter reports a syntax error
+    (prose, for one) or BFCL's reader fails (a repeated name).
+    The values are the source text of the right side, with one pair of quotes removed:
+    "a" + "b" reads a" + "b. A positional identifier or true goes under the key None; other
+    positional values are dropped.
+    Departures: function, arrow and class bodies are skipped unread (tree-sitter checks them);
+    JSX, and statements other than expressions, declarations, labels and blocks (if, for,
+    return, ...) fail here; tree-sitter's repairs of broken text (a MISSING "]") are not made.
+    Example: decode_js_calls('[setText(newText="Hi", start=5.0)]') -> [{'setText': {'newText': 'Hi', 'start': '5.0'}}]
+    """
+    source = _unbracket(text)
+    for statement in _JsParser(source).program().parts:
+        if statement.kind == "expression_statement" and statement.parts[0].kind == "call_expression":
+            call = statement.parts[0]
+            return [{source[call.fields["callee"].start:call.fields["callee"].end]: _js_arguments(call, source)}]
+    return None
+
+
+def _js_arguments(call: _Node, source: str) -> dict:
+    pairs = []
+    for argument in call.fields["arguments"]:
+        if argument.kind == "assignment_expression":
+            left, right = argument.parts[0], argument.parts[2]
+            pairs.append((source[left.start:left.end], _strip_quotes(source[right.start:right.end])))
+        elif argument.kind in ("identifier", "true"):  # subtle: BFCL's reader knows true, but not false
+            pairs.append((None, source[argument.start:argument.end]))
+    return _named_arguments(pairs)
+
+
+class _JsParser(_Parser):
+    """A recursive-descent parser for the JavaScript that call text holds; bodies of functions are skipped."""
+
+    language = "javascript"
+
+    def program(self) -> _Node:
+        statements = []
+        while self.tok.kind != "end":
+            self.first = not statements
+            statements.append(self.statement())
+        return _Node("program", 0, len(self.source), statements)
+
+    def statement(self) -> _Node:
+        if self.at(";"):
+            return self.take("empty_statement")
+        if self.at("{"):
+            parts, first = [self.take()], self.first
+            while not self.at("}"):
+                self.first = False
+                parts.append(self.statement() if self.tok.kind != "end" else self.fail("'}'"))
+            self.first = first
+            return _node("statement_block", parts + [self.take()])
+        if self.at("let", "const", "var") and (self.peek().kind == "name" or self.at("[", "{", k=1)):
+            return self.finish(self.declaration())
+        if self.at("function") or (self.at("async") and self.at("function", k=1)):
+            return self.function("function_declaration")
+        if self.tok.kind == "name" and self.at(":", k=1):  # a labeled statement: not an expression_statement to BFCL
+            label = self.take("statement_identifier")
+            return _node("labeled_statement", [label, self.take(), self.statement()])
+        if self.at(*_JS_UNSUPPORTED):
+            self.fail(f"an expression (a {self.tok.text} statement is beyond this reader)")
+        return self.finish(_node("expression_statement", [self.sequence()]))
+
+    def finish(self, statement: _Node) -> _Node:
+        """End a statement at ";", a line break, a "}" or the end (JavaScript's automatic semicolon insertion)."""
+        if self.at(";"):
+            statement.parts.append(self.take())
+            statement.end = statement.parts[-1].end
+        elif not (self.tok.line_break or self.at("}")):
+            self.missing_semicolon(statement)  # two statements on one line: tree-sitter inserts a MISSING ";"
+        return statement
+
+    def declaration(self) -> _Node:
+        parts = [self.take()]
+        while True:
+            parts.append(self.take("identifier") if self.tok.kind == "name" else self.group("pattern"))
+            if self.at("="):
+                parts += [self.take(), self.assignment()]
+            if not self.at(","):
+                return _node("lexical_declaration", parts)
+            parts.append(self.take())
+
+    def function(self, kind: str) -> _Node:
+        parts = [self.take()] + ([self.take()] if self.at("function") else [])
+        if self.at("*"):
+            parts.append(self.take())
+        if self.tok.kind == "name":
+            parts.append(self.take())
+        if not self.at("("):
+            self.fail("'('")
+        parts.append(self.group("formal_parameters"))
+        if not self.at("{"):
+            self.fail("'{'")
+        return _node(kind, parts + [self.group("statement_block")])
+
+    def sequence(self) -> _Node:
+        first = self.assignment()
+        if not self.at(","):
+            return first
+        parts = [first]
+        while self.at(","):
+            parts += [self.take(), self.assignment()]
+        return _node("sequence_expression", parts)
+
+    def assignment(self) -> _Node:
+        if self.arrow_ahead():
+            return self.arrow()
+        left = self.ternary()
+        if self.tok.kind == "op" and self.tok.text in _JS_ASSIGN:
+            if left.kind not in _JS_ASSIGNABLE:
+                self.fail("an expression (this one cannot be assigned to)")
+            return self.operand(left)
+        return left
+
+    def operand(self, node: _Node) -> _Node:
+        """Let an operand be an assignment, as tree-sitter's grammar does: a+b=1 reads a + (b=1)."""
+        if self.tok.kind == "op" and self.tok.text in _JS_ASSIGN and node.kind in _JS_ASSIGNABLE:
+            operator = self.take()
+            kind = "assignment_expression" if operator.text == "=" else "augmented_assignment_expression"
+            return _node(kind, [node, operator, self.assignment()])
+        return node
+
+    def arrow_ahead(self) -> bool:
+        k = 1 if self.at("async") and (self.peek().kind == "name" or self.at("(", k=1)) else 0
+        if self.peek(k).kind == "name" and self.at("=>", k=k + 1):
+            return True
+        end = self.closing(self.i + k) if self.at("(", k=k) else -1
+        return end > 0 and self.tokens[end + 1].text == "=>"
+
+    def arrow(self) -> _Node:
+        parts = [self.take()] if self.at("async") and not self.at("=>", k=1) else []
+        parts.append(self.take("identifier") if self.tok.kind == "name" else self.group("formal_parameters"))
+        parts.append(self.expect("=>"))
+        parts.append(self.group("statement_block") if self.at("{") else self.assignment())
+        return _node("arrow_function", parts)
+
+    def ternary(self) -> _Node:
+        condition = self.binary(0)
+        if not self.at("?"):
+            return condition
+        question, then = self.take(), self.assignment()
+        return _node("ternary_expression", [condition, question, then, self.expect(":"), self.assignment()])
+
+    def binary(self, floor: int) -> _Node:
+        left = self.unary()
+        while self.tok.kind in ("op", "name") and _JS_BINARY.get(self.tok.text, 0) > floor:
+            operator = self.take()
+            right_floor = _JS_BINARY[operator.text] - (operator.text == "**")  # ** groups to the right
+            left = _node("binary_expression", [left, operator, self.operand(self.binary(right_floor))])
+        return left
+
+    def unary(self) -> _Node:
+        if self.tok.kind in ("op", "name") and self.tok.text in _JS_UNARY:
+            operator = self.take()
+            return _node("await_expression" if operator.text == "await" else "unary_expression",
+                         [operator, self.operand(self.unary())])
+        return self.postfix(self.primary())
+
+    def postfix(self, node: _Node, calls: bool = True) -> _Node:
+        while True:
+            if self.at(".", "?."):
+                dot = self.take()
+                if dot.text == "?." and self.at("("):  # f?.(x): BFCL reads the ?. as the arguments, so none
+                    arguments, _ = self.arguments()
+                    node = _node("call_expression", [node, dot, arguments], callee=node, arguments=[])
+                    continue
+                if dot.text == "?." and self.at("["):
+                    continue  # a?.[i]: read on as a subscript
+                node = _node("member_expression", [node, dot, self.take("property_identifier")
+                                                   if self.tok.kind == "name" else self.fail("a property name")])
+            elif self.at("["):
+                opening, index = self.take(), self.sequence()
+                node = _node("subscript_expression", [node, opening, index, self.expect("]")])
+            elif self.at("(") and calls:
+                arguments, values = self.arguments()
+                node = _node("call_expression", [node, arguments], callee=node, arguments=values)
+            elif self.tok.kind == "template" and calls:  # a tagged template: BFCL reads no argument from it
+                node = _node("call_expression", [node, self.take("template_string")], callee=node, arguments=[])
+            elif self.at("++", "--") and not self.tok.line_break:
+                node = _node("update_expression", [node, self.take()])
+            else:
+                return node
+
+    def arguments(self) -> tuple[_Node, list[_Node]]:
+        parts, values = [self.expect("(")], []
+        while not self.at(")"):
+            if self.at(","):  # f(,x=1) and f(x=1,) parse in tree-sitter-javascript
+                parts.append(self.take())
+                continue
+            values.append(_node("spread_element", [self.take(), self.assignment()]) if self.at("...")
+                          else self.assignment())
+            parts.append(values[-1])
+            if not self.at(")"):
+                parts.append(self.expect(","))
+        return _node("arguments", parts + [self.take()]), values
+
+    def primary(self) -> _Node:
+        token = self.tok
+        if token.kind in ("number", "string", "regex"):
+            return self.take(token.kind)
+        if token.kind == "template":
+            return self.take("template_string")
+        if token.kind == "name":
+            return self.word()
+        if self.at("("):
+            opening, inner = self.take(), self.sequence()
+            return _node("parenthesized_expression", [opening, inner, self.expect(")")])
+        if self.at("["):
+            return self.array()
+        if self.at("{"):
+            return self.object()
+        self.fail("a value")
+
+    def word(self) -> _Node:
+        text = self.tok.text
+        if text in _JS_LEAF_WORDS:
+            return self.take(text)
+        if text == "function" or (text == "async" and self.at("function", k=1)):
+            return self.function("function_expression")
+        if text == "new":
+            keyword = self.take()
+            if self.at("new"):
+                constructor = self.word()
+            else:
+                constructor = self.postfix(self.primary(), calls=False)
+            parts = [keyword, constructor]
+            if self.at("("):
+                arguments, _ = self.arguments()
+                parts.append(arguments)
+            return _node("new_expression", parts)
+        if text == "class":
+            parts = [self.take()] + ([self.take()] if self.tok.kind == "name" and not self.at("extends") else [])
+            if self.at("extends"):
+                parts += [self.take(), self.postfix(self.primary())]
+            return _node("class", parts + [self.group("class_body") if self.at("{") else self.fail("'{'")])
+        return self.take("identifier")
+
+    def array(self) -> _Node:
+        parts = [self.take()]
+        while not self.at("]"):
+            if self.at(","):
+                parts.append(self.take())  # a hole: [1, , 3]
+                continue
+            parts.append(_node("spread_element", [self.take(), self.assignment()]) if self.at("...")
+                         else self.assignment())
+            if not self.at("]"):
+                parts.append(self.expect(","))
+        return _node("array", parts + [self.take()])
+
+    def object(self) -> _Node:
+        parts = [self.take()]
+        while not self.at("}"):
+            parts.append(self.entry())
+            if not self.at("}"):
+                parts.append(self.expect(","))
+        return _node("object", parts + [self.take()])
+
+    def entry(self) -> _Node:
+        """key: value, shorthand, ...spread, [computed]: value, or a method key(..) {..}."""
+        if self.at("..."):
+            return _node("spread_element", [self.take(), self.assignment()])
+        if self.at("get", "set", "async") and (self.peek().kind in ("name", "string", "number") or self.at("[", k=1)):
+            modifier = self.take()
+            return _node("method_definition", [modifier, self.entry()])
+        if self.at("["):
+            opening, key = self.take(), self.assignment()
+            parts = [opening, key, self.expect("]")]
+        elif self.tok.kind in ("name", "string", "number"):
+            parts = [self.take()]
+        else:
+            self.fail("a property")
+        if self.at(":"):
+            return _node("pair", parts + [self.take(), self.assignment()])
+        if self.at("("):
+            arguments = self.group("formal_parameters")
+            if not self.at("{"):
+                self.fail("'{'")
+            return _node("method_definition", parts + [arguments, self.group("statement_block")])
+        if len(parts) == 1 and parts[0].kind == "name" and self.at("=", ",", "}"):
+            if self.at("="):  # {a = 1}: a pattern's default
+                parts += [self.take(), self.assignment()]
+            return _node("shorthand_property", parts)
+        self.fail("':'")
+
+
+# ---------------------------------------------------------------------------------------------
 # --- 3. Decoding what a model wrote: BFCL's Python-call strings, FC lists, our text protocol ---
 # ---------------------------------------------------------------------------------------------
 
@@ -485,6 +1630,138 @@ def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
         return decode_python_calls(result), "Python calls"
     except DecodeError as exc:
         return None, f"no call ({exc})"
+
+
+# --- 3b. BFCL's own decoders, per mode: what `bfcl evaluate` reads, quirk for quirk ---
+# decode_result above is the lab's lenient reader (any format, for the demos and --lenient); bfcl
+# evaluate reads each result with its handler's decode_ast, and only in the model's own format.
+
+MODES = ("prompt", "fc")
+
+
+def decode_ast(result: JSON, mode: str, language: str = "python") -> JSON:
+    """Decode one result as bfcl's decode_ast does for the mode; raise DecodeError where its decoder fails.
+
+    prompt: the text is stripped of backticks, newlines and spaces, put in [ ], and parsed as
+    calls of the language (Python by its ast, Java and JavaScript as bfcl's tree-sitter parsers
+    read them). fc: a list of {name: "<JSON arguments>"} (OpenAI's and Claude's handlers), each
+    argument string decoded with json.loads; anything else fails.
+    Example: decode_ast("[add(a=2, b=3)]", "prompt") -> [{'add': {'a': 2, 'b': 3}}]
+    """
+    if mode == "fc":
+        return _decode_fc(result)
+    if mode != "prompt":
+        raise ValueError(f"unknown mode {mode!r}; use one of {MODES}")
+    if not isinstance(result, str):  # bfcl calls .strip() on it: a list written for an FC model fails here
+        raise DecodeError(f"a prompt-mode result must be text, got {tool_core.json_type(result)}")
+    text = result.strip("`\n ")
+    text = text if text.startswith("[") else "[" + text
+    text = text if text.endswith("]") else text + "]"
+    if language == "java":
+        return decode_java_calls(text)
+    if language == "javascript":
+        return decode_js_calls(text)
+    return _decode_bfcl_python(text)
+
+
+def _decode_fc(result: JSON) -> list[dict]:
+    """[{name: '{"a": 1}'}] -> [{name: {"a": 1}}], as bfcl's FC handlers read it: "" is no call at all, and
+    a text result, dict arguments, an empty entry or arguments that are not JSON fail."""
+    if isinstance(result, str) and not result:
+        return []  # bfcl loops over the characters of "": no call
+    if not isinstance(result, list):
+        raise DecodeError(f"a function-calling result must be a list of {{name: arguments}}, got {tool_core.json_type(result)}")
+    decoded = []
+    for item in result:
+        if not isinstance(item, dict) or not item:
+            raise DecodeError(f"each call must be {{name: \"<JSON arguments>\"}}, got {tool_core.show(item, 80)}")
+        name, arguments = next(iter(item.items()))  # bfcl reads the first key only
+        if not isinstance(arguments, str):
+            raise DecodeError(f"the arguments of {name} must be a JSON string, got {tool_core.json_type(arguments)}")
+        try:
+            decoded.append({name: json.loads(arguments)})  # NaN, Infinity and repeated keys pass, as in bfcl
+        except (ValueError, RecursionError) as exc:
+            raise DecodeError(f"the arguments of {name} are not JSON: {exc}") from None
+    return decoded
+
+
+def _decode_bfcl_python(text: str) -> list[dict]:
+    """Parse "[f(a=1)]" as bfcl's ast_parse does: one call or a list of calls, keyword arguments only."""
+    try:
+        body = ast.parse(text.strip().strip("'"), mode="eval").body
+        calls = [body] if isinstance(body, ast.Call) else list(body.elts)
+        if not all(isinstance(c, ast.Call) for c in calls):
+            raise DecodeError("an element of the list is not a call")
+        return [_bfcl_call(c) for c in calls]
+    except DecodeError:
+        raise
+    except Exception as exc:  # bfcl fails the line on any exception its decoder raises: so do we, by name
+        raise DecodeError(f"Failed to decode AST. {type(exc).__name__}: {str(exc)[:120]}") from None
+
+
+def _bfcl_call(call: ast.Call) -> dict:
+    """{dotted name: {keyword: value}}: positional arguments dropped, **kw kept under None, the last repeat wins."""
+    parts, node = [], call.func
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return {".".join(reversed(parts)): {k.arg: _bfcl_value(k.value) for k in call.keywords}}
+
+
+def _bfcl_value(node: ast.AST) -> JSON:
+    """Read an argument as bfcl's resolve_ast_by_type does, its quirks kept (see the table in the tests)."""
+    if isinstance(node, ast.Constant):
+        return "..." if node.value is Ellipsis else node.value
+    if isinstance(node, ast.UnaryOp):  # subtle: bfcl negates whatever the operator: +5 -> -5, not True -> -1
+        return -node.operand.value
+    if isinstance(node, ast.List):
+        return [_bfcl_value(v) for v in node.elts]
+    if isinstance(node, ast.Dict):
+        return {_bfcl_value(k): _bfcl_value(v) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.BinOp):
+        return _binop(node)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call):
+        return _bfcl_call(node) if node.keywords else ast.unparse(node)
+    if isinstance(node, ast.Tuple):
+        return tuple(_bfcl_value(v) for v in node.elts)
+    if isinstance(node, ast.Subscript):
+        return ast.unparse(node.value) + "[" + ast.unparse(node.slice) + "]"
+    raise DecodeError(f"Unsupported AST type: {type(node)}")  # Lambda fails too: bfcl's eval of it raises
+
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+              ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+              ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+_UNARY = {ast.UAdd: lambda a: +a, ast.USub: lambda a: -a, ast.Invert: lambda a: ~a, ast.Not: lambda a: not a}
+
+
+def _binop(node: ast.AST) -> JSON:
+    """Compute what bfcl gets from eval(ast.unparse(node)) on constants (1 + 2, 'a' * 3, [1] + [2], 1 << 2),
+    never evaluating model-written text: inside the expression Python's own rules hold (+1 is 1 there).
+    A name fails, as bfcl's eval fails on it. Departure: a call (len('ab') + 1), which bfcl's eval would
+    run, fails here: the lab runs nothing a model wrote."""
+    if isinstance(node, ast.UnaryOp):
+        return _UNARY[type(node.op)](_binop(node.operand))  # TypeError on -'x': a failed decode, as in bfcl
+    if not isinstance(node, ast.BinOp):
+        value = _bfcl_value(node) if isinstance(node, (ast.Constant, ast.List, ast.Tuple, ast.Dict)) else None
+        if value is None:
+            raise DecodeError(f"cannot compute {ast.unparse(node)[:60]!r} without running it")
+        return value
+    operator = _OPERATORS.get(type(node.op))
+    left, right = _binop(node.left), _binop(node.right)
+    if operator is None:
+        raise DecodeError(f"unsupported operator in {ast.unparse(node)[:60]!r}")
+    if isinstance(node.op, (ast.Pow, ast.LShift)) and isinstance(right, (int, float)) and abs(right) > 10_000:
+        raise DecodeError("an exponent or shift over 10,000: too large to compute")
+    if isinstance(node.op, ast.Mult) and any(isinstance(x, (str, list, tuple)) for x in (left, right)) and \
+            any(isinstance(x, int) and x > 100_000 for x in (left, right)):
+        raise DecodeError("a repetition over 100,000: too large to compute")
+    return operator(left, right)  # TypeError, ZeroDivisionError: a failed decode, caught by the caller
 
 
 # ---------------------------------------------------------------------------------------------
@@ -675,131 +1952,321 @@ GREEDY_CASE = ([{"add": {"a": [2, 4], "b": [3, 5]}}, {"add": {"a": [2], "b": [3]
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 6. Real BFCL files: load, grade, report ---
+# --- 6. Real BFCL files: graded as `bfcl evaluate` grades them ---
 # ---------------------------------------------------------------------------------------------
+# bfcl evaluate counts every result line (total_count = the lines read), grades it with the
+# model's own decoder, and stops the whole run on a file it cannot pair with its questions. The
+# same rules here, with one difference: where bfcl stops with a traceback, this says why in a
+# line and exits 2.
+
+class GradeError(Exception):
+    """A file that cannot be graded as bfcl evaluate grades it: the run stops, saying why in one line."""
+
 
 @dataclass
-class Problem:
-    """A line that could not be graded: where it is and what is wrong (counted apart, never a pass or a fail)."""
+class GradedLine:
+    """One result line, graded: its verdict, what the model wrote and what the decoder made of it."""
 
-    file: str
-    line: int
     id: str
-    message: str
+    verdict: Verdict
+    raw: JSON
+    decoded: JSON
+    question: dict
+    truth: list
 
 
 @dataclass
-class Report:
-    """The outcome of grading BFCL files: verdicts per id, problems, and how long it took."""
+class CategoryScore:
+    """The lines of one category graded; total counts every line read, as bfcl's total_count does."""
 
-    verdicts: dict[str, Verdict] = field(default_factory=dict)
-    categories: dict[str, str] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    seconds: float = 0.0
+    category: str
+    lines: list[GradedLine]
 
-    def accuracy(self) -> dict[str, tuple[int, int]]:
-        """Return {category: (passed, graded)}."""
-        out: dict[str, tuple[int, int]] = {}
-        for entry_id, verdict in self.verdicts.items():
-            passed, total = out.get(self.categories[entry_id], (0, 0))
-            out[self.categories[entry_id]] = (passed + verdict.valid, total + 1)
-        return out
+    @property
+    def correct(self) -> int:
+        return sum(line.verdict.valid for line in self.lines)
+
+    @property
+    def total(self) -> int:
+        return len(self.lines)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total if self.total else 0.0
 
 
-def read_jsonl(path: str, report: Report) -> dict[str, tuple[int, dict]]:
-    """Read a JSON-lines file into {id: (line number, entry)}; every bad line becomes a Problem."""
-    entries: dict[str, tuple[int, dict]] = {}
+RELEVANCE = ("irrelevance", "relevance")  # the categories graded without possible answers
+
+
+def needs_answers(category: str) -> bool:
+    """Say whether a category is graded against possible answers (irrelevance and relevance are not)."""
+    return not any(category.endswith(word) for word in RELEVANCE)
+
+
+def read_jsonl(path: str, what: str) -> list[dict]:
+    """Read a BFCL JSON Lines file (one object with a string id per line); anything else is a GradeError."""
+    import os
+    if os.path.isdir(path):
+        raise GradeError(f"{what} {path} is a folder; give a JSON Lines file (or --result-dir for a result folder)")
     try:
         with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+            text = handle.read()
+    except FileNotFoundError:
+        raise GradeError(f"{what} {path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        report.problems.append(Problem(path, 0, "", f"cannot read the file as UTF-8 text: {exc}"))
-        return entries
+        raise GradeError(f"{what} {path} cannot be read as UTF-8 text: {exc}") from None
+    if text.lstrip().startswith("["):
+        raise GradeError(f"{what} {path} holds a JSON array; bfcl's files hold one JSON object per line")
+    lines = text.splitlines()  # a final line break ends the last line; a second one is an empty line
+    entries = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
-            continue
+            raise GradeError(f"{what} {path}, line {number}: an empty line (bfcl evaluate stops on it too)")
         try:
             entry = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            report.problems.append(Problem(path, number, "", f"not JSON: {'nested too deeply' if isinstance(exc, RecursionError) else exc}"))
-            continue
+            problem = "nested too deeply" if isinstance(exc, RecursionError) else exc
+            raise GradeError(f"{what} {path}, line {number}: not JSON ({problem})") from None
         if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            report.problems.append(Problem(path, number, "", "each line must be an object with a string 'id'"))
-            continue
-        if entry["id"] in entries:
-            report.problems.append(Problem(path, number, entry["id"], f"the id appears again (first on line "
-                                                                       f"{entries[entry['id']][0]})"))
-            continue
-        entries[entry["id"]] = (number, entry)
+            raise GradeError(f"{what} {path}, line {number}: each line must be an object with a string 'id'")
+        entries.append(entry)
     return entries
 
 
-def grade_files(questions_path: str, answers_path: str, results_path: str, **options) -> Report:
-    """Grade a BFCL result file against BFCL question and possible-answer files."""
-    report = Report()
-    began = time.perf_counter()
-    questions = read_jsonl(questions_path, report)
-    answers = read_jsonl(answers_path, report)
-    results = read_jsonl(results_path, report)
-    for entry_id, (number, result) in results.items():
-        problem = _grade_entry(entry_id, result, questions, answers, report, options)
-        if problem:
-            report.problems.append(Problem(results_path, number, entry_id, problem))
-    for entry_id, (number, _) in questions.items():
-        if entry_id not in results:
-            report.problems.append(Problem(questions_path, number, entry_id, "no model result for this question"))
-    for entry_id, (number, _) in answers.items():
-        if entry_id not in questions:
-            report.problems.append(Problem(answers_path, number, entry_id, "an answer with no question"))
-    report.seconds = time.perf_counter() - began
-    return report
+def sort_key(entry_id: str) -> tuple:
+    """Order ids as bfcl does within a category: by the number after the category. Example: 'simple_10' -> (0, 10)"""
+    index = entry_id.rsplit("_", 1)[-1].split("-")[0]
+    return (0, int(index), entry_id) if index.isdigit() else (1, 0, entry_id)
 
 
-def _grade_entry(entry_id: str, result: dict, questions: dict, answers: dict, report: Report, options: dict) -> str | None:
-    """Grade one result; return a problem message instead when it cannot be graded."""
-    category = category_of(entry_id)
-    if entry_id not in questions:
-        return "a result with no question"
-    if any(lang in category for lang in ("java", "javascript")) or "multi_turn" in category or category in ("sql", "chatable"):
-        return f"category {category!r} is not graded here (Python AST categories only)"
-    question = questions[entry_id][1]
-    if "irrelevance" not in category and not category.endswith("relevance") and entry_id not in answers:
-        return "no possible answer for this id"
-    if "result" not in result:
-        return "the result line has no 'result' field"
-    decoded, how = decode_result(result["result"])
-    if decoded is None and how.startswith("a "):
-        return f"unknown result shape: {how}"
-    truth = answers[entry_id][1].get("ground_truth", []) if entry_id in answers else []
+def grade_category(category: str, questions: list[dict], answers: list[dict], results: list[dict], *,
+                   mode: str, partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
+    """Grade one category's result lines against its questions and possible answers, as bfcl evaluate does.
+
+    Every result line counts. Without partial, the results must answer every question (bfcl's
+    rule; its --partial-eval is partial here); with it, the lines present are graded alone.
+    mode: "prompt" or "fc", the decoder of the model's format; lenient: the lab's reader instead.
+    """
+    _check_shapes(category, questions, answers, results)
+    if not results:
+        raise GradeError(f"{category}: the result file has no lines (bfcl evaluate divides by zero on it)")
+    if len(results) != len(questions) and not partial:
+        raise GradeError(f"{category}: {len(results)} results for {len(questions)} questions; bfcl evaluate stops "
+                         f"here too: add --partial to grade the {len(results)} present (its --partial-eval)")
+    by_id = {q["id"]: (q, answers[i] if answers else None) for i, q in enumerate(questions)}
+    seen: set[str] = set()
+    lines = []
+    for result in sorted(results, key=lambda r: sort_key(r["id"])):
+        entry_id = result["id"]
+        if entry_id not in by_id or entry_id in seen:
+            why = "appears twice" if entry_id in seen else "has no question in the question file"
+            raise GradeError(f"{category}: the result {entry_id} {why} (bfcl evaluate stops on it too)")
+        seen.add(entry_id)
+        if "result" not in result:
+            raise GradeError(f"{category}: the line of {entry_id} has no 'result' field")
+        question, answer = by_id[entry_id]
+        lines.append(_grade_line(category, question, answer, result["result"], mode, lenient, options))
+    return CategoryScore(category, lines)
+
+
+def _check_shapes(category: str, questions: list[dict], answers: list[dict], results: list[dict]) -> None:
+    """Refuse files given in the wrong places, and answers that do not stand in their questions' order."""
+    if any("result" in q and "function" not in q for q in questions[:5]):
+        raise GradeError(f"{category}: the question file holds results ('result', no 'function'): are the "
+                         "arguments in the order QUESTIONS POSSIBLE_ANSWERS RESULTS?")
+    if any("ground_truth" in r and "result" not in r for r in results[:5]):
+        raise GradeError(f"{category}: the result file holds possible answers: are the arguments in the order "
+                         "QUESTIONS POSSIBLE_ANSWERS RESULTS?")
+    if not needs_answers(category):
+        return
+    if len(answers) != len(questions):
+        raise GradeError(f"{category}: {len(answers)} possible answers for {len(questions)} questions")
+    for number, (question, answer) in enumerate(zip(questions, answers), 1):
+        if question["id"] != answer["id"]:  # bfcl pairs them by position: a shuffled file would grade the wrong pairs
+            raise GradeError(f"{category}: line {number} of the possible answers is {answer['id']}, but the question "
+                             f"there is {question['id']}; bfcl pairs them by line")
+
+
+def _grade_line(category: str, question: dict, answer: dict | None, raw: JSON, mode: str, lenient: bool,
+                options: dict) -> GradedLine:
+    """Decode one result in the model's format and grade it (a decode failure is a failed line, counted)."""
+    language, failure = language_of(category), ""
+    if lenient:
+        decoded = decode_result(raw)[0]
+    else:
+        try:
+            decoded = decode_ast(raw, mode, language)
+            if decoded is None:  # bfcl's JavaScript parser returns None for "no call": a wrong format, not a failure
+                decoded = {}
+        except DecodeError as exc:
+            decoded, failure = None, str(exc)
+    truth = answer.get("ground_truth", []) if answer else []
     functions = question.get("function", [])
-    if not (isinstance(functions, list) and functions and all(isinstance(f, dict) for f in functions)):
-        return "the question must list its functions: 'function' is a non-empty list of function documents"
-    if "irrelevance" not in category and not category.endswith("relevance") and not (
-            isinstance(truth, list) and truth and all(isinstance(t, dict) and len(t) == 1 for t in truth)):
-        return "the possible answer must list its calls: 'ground_truth' is a non-empty list of {function: {parameter: [values]}}"
     try:
-        verdict = ast_grade(functions, truth, decoded, category, **options)
+        verdict = ast_grade(functions, truth, decoded, category, language=language, **options)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration, RecursionError) as exc:
-        return f"cannot grade: {type(exc).__name__}: {exc}"
-    report.verdicts[entry_id], report.categories[entry_id] = verdict, category
-    return None
+        raise GradeError(f"{category}: {question['id']} cannot be graded ({type(exc).__name__}: {exc}); "
+                         "bfcl evaluate would stop on it too") from None
+    if failure and verdict.error_type == "ast_decoder:decoder_failed":
+        verdict = Verdict(False, verdict.error_type, f"{verdict.message} {failure}")  # bfcl appends the reason too
+    return GradedLine(question["id"], verdict, raw, decoded, question, truth)
 
 
-def format_report(report: Report, failures: int = 20) -> str:
-    """Write the accuracy per category, the failures with their error types, and every problem line."""
-    accuracy = report.accuracy()
-    rows = [[c, f"{p}/{t}", f"{p / t:.1%}"] for c, (p, t) in sorted(accuracy.items())]
-    passed, total = sum(p for p, _ in accuracy.values()), sum(t for _, t in accuracy.values())
-    rows.append(["all", f"{passed}/{total}", f"{passed / total:.1%}" if total else "-"])
-    failed = [(i, v) for i, v in report.verdicts.items() if not v.valid]
-    lines = [format_table(["category", "passed", "accuracy"], rows), "",
-             f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else ":")]
-    lines += [f"  {i}: {v.error_type}: {v.message[:150]}" for i, v in failed[:failures]]
-    lines += ["", f"{len(report.problems)} line(s) not graded:"]
-    lines += [f"  {p.file}:{p.line}: {p.id or '-'}: {p.message}" for p in report.problems]
-    rate = total / report.seconds if report.seconds else 0
-    lines += ["", f"graded {total} entries in {report.seconds:.3f} s ({rate:,.0f} per second)"]
-    return "\n".join(lines)
+def grade_files(questions_path: str, answers_path: str | None, results_path: str, *, mode: str,
+                partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
+    """Grade one result file against its question file and possible-answer file (None for irrelevance)."""
+    questions = read_jsonl(questions_path, "the question file")
+    answers = read_jsonl(answers_path, "the possible-answer file") if answers_path else []
+    results = read_jsonl(results_path, "the result file")
+    categories = {category_of(q["id"]) for q in questions}
+    if not questions:
+        raise GradeError(f"the question file {questions_path} has no lines")
+    if len(categories) != 1:
+        raise GradeError(f"the question file mixes categories {sorted(categories)}; grade one category a file")
+    category = categories.pop()
+    if needs_answers(category) and not answers_path:
+        raise GradeError(f"{category} is graded against possible answers: give the possible-answer file")
+    return grade_category(category, questions, answers, results, mode=mode, partial=partial, lenient=lenient,
+                          **options)
+
+
+# --- 6b. A result folder as bfcl generate writes it; score files and the table as bfcl evaluate writes them ---
+
+RESULT_FILE = re.compile(r"BFCL_v\d+_(\w+?)_result\.json$")
+
+
+def mode_of(model: str) -> str:
+    """Guess a model's mode from its name, by bfcl's naming convention. Example: 'gpt-4o-2024-11-20-FC' -> 'fc'
+
+    bfcl itself reads is_fc_model from its model table, which the lab does not carry: a model
+    that calls functions natively but has no FC in its name needs --mode fc.
+    """
+    return "fc" if re.search(r"(^|[-_])FC($|[-_])", model) else "prompt"
+
+
+def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None, partial: bool = False,
+                     lenient: bool = False, models: list[str] | None = None, categories: list[str] | None = None,
+                     **options) -> dict[str, list[CategoryScore]]:
+    """Grade every result file of every model folder (at any depth), with the questions and answers of data_dir."""
+    from pathlib import Path
+    root, data = Path(result_dir), Path(data_dir)
+    if not root.is_dir():
+        raise GradeError(f"the result folder {result_dir} is not a folder")
+    if not data.is_dir():
+        raise GradeError(f"the data folder {data_dir} is not a folder (it holds BFCL_v4_<category>.json and "
+                         "possible_answer/)")
+    scores: dict[str, list[CategoryScore]] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and (not models or p.name in models)):
+        files = sorted((m.group(1), f) for f in folder.rglob("BFCL_v*_result.json")
+                       if (m := RESULT_FILE.search(f.name)) and (not categories or m.group(1) in categories))
+        if not files:
+            continue
+        model_mode = mode or mode_of(folder.name)
+        scores[folder.name] = []
+        for category, path in files:
+            prefix = path.name.split("_" + category)[0]
+            questions = data / f"{prefix}_{category}.json"
+            answers = data / "possible_answer" / f"{prefix}_{category}.json"
+            if not questions.is_file():
+                raise GradeError(f"{folder.name}: no question file {questions} for {path.name}")
+            scores[folder.name].append(grade_files(str(questions), str(answers) if needs_answers(category) else None,
+                                                   str(path), mode=model_mode, partial=partial, lenient=lenient,
+                                                   **_options_for(folder.name, model_mode, options)))
+    if not scores:
+        raise GradeError(f"no result files (BFCL_v4_<category>_result.json) under {result_dir}")
+    return scores
+
+
+def _options_for(model: str, mode: str, options: dict) -> dict:
+    """FC models name a.b as a_b (bfcl's underscore_to_dot): on in FC mode unless said otherwise."""
+    return {"dots_to_underscores": mode == "fc"} | options
+
+
+def group_of(category: str) -> str:
+    """The score folder a category's file goes in. Example: 'live_simple' -> 'live'; 'simple_python' -> 'non_live'"""
+    return "live" if category.startswith("live") else "multi_turn" if category.startswith("multi_turn") else "non_live"
+
+
+def write_scores(score_dir: str, model: str, score: CategoryScore, prefix: str = "BFCL_v4") -> str:
+    """Write a category's score file as bfcl evaluate lays it out: a summary line, then each failed line."""
+    from pathlib import Path
+    path = Path(score_dir) / model / group_of(score.category) / f"{prefix}_{score.category}_score.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [{"accuracy": score.accuracy, "correct_count": score.correct, "total_count": score.total}]
+    lines += [_failure_record(model, score.category, line) for line in score.lines if not line.verdict.valid]
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False, default=str) for x in lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _failure_record(model: str, category: str, line: GradedLine) -> dict:
+    """One failed line of a score file, with the keys bfcl writes for its kind of failure."""
+    head = {"id": line.id, "model_name": model, "test_category": category, "valid": False}
+    error = {"error": [line.verdict.message], "error_type": line.verdict.error_type}
+    if not needs_answers(category):
+        return head | {"prompt": line.question, "model_result": line.raw, "decoded_result": line.decoded} | error
+    if line.verdict.error_type == "ast_decoder:decoder_failed":
+        return head | error | {"prompt": line.question, "model_result_raw": line.raw, "possible_answer": line.truth}
+    if line.verdict.error_type == "ast_decoder:decoder_wrong_output_format":  # bfcl writes both as str()
+        return head | error | {"prompt": line.question, "model_result_raw": str(line.raw),
+                               "model_result_decoded": str(line.decoded), "possible_answer": line.truth}
+    return head | error | {"prompt": line.question, "model_result_raw": line.raw,
+                           "model_result_decoded": line.decoded, "possible_answer": line.truth}
+
+
+NON_LIVE = ["simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
+            "irrelevance"]
+
+
+def non_live_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
+    """bfcl's data_non_live.csv row: Simple AST = the mean of the three simple categories, Non-Live Overall = the
+    mean of Simple, Multiple, Parallel, Parallel Multiple (a category not graded counts 0, as bfcl counts it)."""
+    acc = {s.category: s.accuracy for s in scores}
+    simple = sum(acc.get(c, 0.0) for c in NON_LIVE[:3]) / 3
+    parts = [simple] + [acc.get(c, 0.0) for c in ("multiple", "parallel", "parallel_multiple")]
+    return {"Non-Live Overall Acc": sum(parts) / 4, "Simple AST": simple,
+            **{c: acc.get(c) for c in NON_LIVE}}
+
+
+def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures: int = 20) -> str:
+    """Write each model's accuracy per category (bfcl's two decimals) and its non-live row, then failures."""
+    lines = [header, ""]
+    for model, categories in scores.items():
+        rows = [[s.category, s.correct, s.total, f"{s.accuracy * 100:.2f}%"] for s in categories]
+        lines += [f"Model: {model}", format_table(["category", "correct", "total", "accuracy"], rows)]
+        summary = non_live_summary(categories)
+        if any(s.category in NON_LIVE for s in categories):
+            lines.append(f"Non-Live Overall Acc {summary['Non-Live Overall Acc'] * 100:.2f}% (bfcl's mean of Simple AST "
+                         f"{summary['Simple AST'] * 100:.2f}%, Multiple, Parallel and Parallel Multiple; a category "
+                         "not graded counts 0)")
+        failed = [(s.category, line) for s in categories for line in s.lines if not line.verdict.valid]
+        lines.append(f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else
+                                                    ":" if failed else "."))
+        lines += [f"  {line.id}: {line.verdict.error_type}: {line.verdict.message[:150]}" for _, line in failed[:failures]]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
+    """Write data_non_live.csv in bfcl's columns (rank by overall accuracy, values as NN.NN%, N/A where not graded)."""
+    from pathlib import Path
+    columns = ["Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST", "Python Simple AST",
+               "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
+               "Irrelevance Detection"]
+    cell = lambda x: "N/A" if x is None else f"{x * 100:.2f}%"  # noqa: E731
+    rows = []
+    for model, categories in scores.items():
+        s = non_live_summary(categories)
+        complete = all(s[c] is not None for c in NON_LIVE[:6])
+        rows.append((s["Non-Live Overall Acc"], [model, cell(s["Non-Live Overall Acc"]),
+                                                 cell(s["Non-Live Overall Acc"] if complete else None), cell(s["Simple AST"]),
+                                                 *[cell(s[c]) for c in NON_LIVE]]))
+    rows.sort(key=lambda r: -r[0])
+    path = Path(score_dir) / "data_non_live.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([",".join(columns)] + [",".join([str(n)] + r) for n, (_, r) in enumerate(rows, 1)]),
+                    encoding="utf-8")
+    return str(path)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1127,22 +2594,78 @@ def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, para
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS [--optimal] [--dots-to-underscores]."""
+    """The command line: grade one result file, or a whole result folder, as bfcl evaluate does (see --help)."""
     import argparse
-    parser = argparse.ArgumentParser(prog="bfcl_lab.py", description="Grade BFCL-format results with BFCL's AST rules.")
+    import sys
+    parser = argparse.ArgumentParser(prog="bfcl_lab.py", description="Grade BFCL results as bfcl evaluate does.")
     sub = parser.add_subparsers(dest="command", required=True)
-    grade = sub.add_parser("grade", help="grade a result file against question and possible-answer files")
-    grade.add_argument("questions")
-    grade.add_argument("possible_answers")
-    grade.add_argument("results")
-    grade.add_argument("--optimal", action="store_true", help="pair parallel calls optimally (BFCL pairs greedily)")
-    grade.add_argument("--dots-to-underscores", action="store_true", help="expect a.b as a_b (function-calling models)")
+    grade = sub.add_parser("grade", help="grade result files (one file, or a folder as bfcl generate writes it)",
+                           description="python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS (POSSIBLE_ANSWERS "
+                                       "'-' for irrelevance), or: grade --result-dir DIR --data-dir DIR [--score-dir DIR]")
+    grade.add_argument("files", nargs="*", metavar="FILE", help="QUESTIONS POSSIBLE_ANSWERS RESULTS")
+    grade.add_argument("--result-dir", help="a result folder: <model>/**/BFCL_v4_<category>_result.json")
+    grade.add_argument("--data-dir", help="with --result-dir: the folder of BFCL_v4_<category>.json and possible_answer/")
+    grade.add_argument("--score-dir", help="write bfcl's score files (and data_non_live.csv) there")
+    grade.add_argument("--model", action="append", help="the model's name (its mode: -FC means fc); with --result-dir, "
+                                                         "grade only these folders")
+    grade.add_argument("--category", action="append", help="with --result-dir: grade only this category (repeatable)")
+    grade.add_argument("--mode", choices=MODES, help="the model's format: prompt (Python-call text) or fc (function-"
+                                                     "calling lists); default: from the model's name")
+    grade.add_argument("--partial", action="store_true", help="grade a result file that answers only some questions "
+                                                              "(bfcl evaluate's --partial-eval)")
+    grade.add_argument("--lenient", action="store_true", help="read any format with the lab's reader, not bfcl's "
+                                                              "decoder (the accuracies then differ from bfcl's)")
+    grade.add_argument("--optimal", action="store_true", help="pair parallel calls optimally (bfcl pairs greedily)")
+    dots = grade.add_mutually_exclusive_group()
+    dots.add_argument("--dots-to-underscores", dest="dots", action="store_true", default=None,
+                      help="expect a.b as a_b (the default in fc mode)")
+    dots.add_argument("--keep-dots", dest="dots", action="store_false", help="expect a.b as written (prompt mode's default)")
     grade.add_argument("--failures", type=int, default=20, help="how many failures to list (default 20)")
     args = parser.parse_args(argv)
-    report = grade_files(args.questions, args.possible_answers, args.results, optimal=args.optimal,
-                         dots_to_underscores=args.dots_to_underscores)
-    print(format_report(report, args.failures))
+    try:
+        scores, header = _run_grade(args)
+        if args.score_dir:
+            for model, categories in scores.items():
+                for score in categories:
+                    write_scores(args.score_dir, model, score)
+            write_non_live_csv(args.score_dir, scores)
+    except GradeError as exc:
+        print(f"bfcl_lab.py grade: {exc}", file=sys.stderr)
+        return 2
+    print(format_scores(scores, header, args.failures))
     return 0
+
+
+def _run_grade(args) -> tuple[dict[str, list[CategoryScore]], str]:
+    """Grade what the command line names; return the scores and the report's header."""
+    options = {"optimal": args.optimal} | ({"dots_to_underscores": args.dots} if args.dots is not None else {})
+    reader = "the lab's lenient reader (--lenient): not bfcl's decoder, so accuracies may differ from bfcl evaluate" \
+        if args.lenient else "bfcl's decoder for the model's format"
+    if args.result_dir:
+        if args.files or not args.data_dir:
+            raise GradeError("--result-dir takes --data-dir (the questions and possible answers) and no file arguments")
+        scores = grade_result_dir(args.result_dir, args.data_dir, mode=args.mode, partial=args.partial,
+                                  lenient=args.lenient, models=args.model, categories=args.category, **options)
+        modes = {m: args.mode or mode_of(m) for m in scores}
+        said = ", ".join(f"{m}: {modes[m]}" for m in scores)
+        return scores, f"Graded with {reader}; mode {'as given' if args.mode else 'from each name'} ({said})."
+    if len(args.files) != 3:
+        raise GradeError(f"give three files, QUESTIONS POSSIBLE_ANSWERS RESULTS (got {len(args.files)}), "
+                         "or --result-dir and --data-dir")
+    questions, answers, results = args.files
+    model = (args.model or [None])[0]
+    if args.mode:
+        mode, why = args.mode, "as given"
+    elif model:
+        mode, why = mode_of(model), f"from the model name {model}"
+    else:
+        from pathlib import Path
+        named = next((part for part in reversed(Path(results).resolve().parts[:-1]) if mode_of(part) == "fc"), None)
+        mode, why = ("fc", f"from the folder {named}") if named else ("prompt", "the default; --mode fc for "
+                                                                                "function-calling results")
+    score = grade_files(questions, None if answers == "-" else answers, results, mode=mode, partial=args.partial,
+                        lenient=args.lenient, **_options_for(model or "", mode, options))
+    return {model or "results": [score]}, f"Graded with {reader}; mode {mode} ({why})."
 
 
 if __name__ == "__main__":
