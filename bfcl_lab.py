@@ -159,7 +159,7 @@ def ast_grade(func_docs: list[dict], possible_answer: list[dict], model_calls: J
         if "irrelevance" in category:
             return Verdict(False, "irrelevance_error:decoder_success",
                            "Valid syntax. Successfully decode AST when it should not.") if called else PASS
-        return PASS if called else Verdict(False, "relevance_error:decoder_failed", "Failed to decode a call.")
+        return PASS if called else Verdict(False, "relevance_error:decoder_failed", "Invalid syntax. Failed to decode AST when it should have.")
     if model_calls is None:
         return Verdict(False, "ast_decoder:decoder_failed", "Invalid syntax. Failed to decode AST.")
     if not is_call_list(model_calls):
@@ -681,14 +681,14 @@ _JS_TOKEN = re.compile("|".join([
     r"(?P<number>0[xXoObB][\da-fA-F_]+n?|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][+-]?\d+)?n?)", _NAME,
     r"(?P<op>>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|[=!<>+\-*/%&|^]=|&&|\|\||\?\?|\?\.(?!\d)"
     r"|\+\+|--|\*\*|<<|>>|[(){}\[\];,.=<>!~?:+\-*/&|^%])"]), re.DOTALL)
-_TINY = 10  # tree-sitter drops a statement that lacks its ";" as an ERROR when that costs less than inserting the
-# missing ";" (cost 110 against 100 + one per character): so a statement of at most 10 characters (A.b(x=1))
+_TINY = 10  # probed: tree-sitter reads a first statement of at most 10 characters that lacks its ";" as an ERROR
 _JS_REGEX = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
 _JS_VALUE_END = {")", "]", "}"}  # after these (or a name or a literal) a "/" divides; elsewhere it starts a regex
 
 
-def _tokenize(source: str, language: str) -> list[_Node]:
+def _tokenize(source: str, language: str, shift: int = 0) -> list[_Node]:
     """Split source text into tokens; an unknown character or an unclosed string is a DecodeError.
+    shift: where source begins in the text the caller gave (for the error's position).
     Example: _tokenize('A.b(x=1)', "java") -> tokens A . b ( x = 1 )"""
     pattern, tokens, at, line_break = (_JAVA_TOKEN if language == "java" else _JS_TOKEN), [], 0, False
     while at < len(source):
@@ -696,7 +696,7 @@ def _tokenize(source: str, language: str) -> list[_Node]:
         if end is None:
             found = pattern.match(source, at)
             if not found:
-                raise DecodeError(f"{language}: cannot read {source[at:at + 20]!r} at character {at}")
+                raise DecodeError(f"{language}: cannot read {source[at:at + 20]!r} at character {at + shift}")
             end, kind = found.end(), found.lastgroup
         if kind == "space":
             line_break = line_break or "\n" in source[at:end]
@@ -762,8 +762,10 @@ class _Parser:
 
     language = ""
 
-    def __init__(self, source: str):
-        self.source, self.tokens, self.i = source, _tokenize(source, self.language), 0
+    def __init__(self, text: str):
+        self.source = _unbracket(text)
+        self.shift = (len(text) - len(self.source)) // 2  # positions in errors count in the text given
+        self.tokens, self.i = _tokenize(self.source, self.language, self.shift), 0
 
     @property
     def tok(self) -> _Node:
@@ -790,26 +792,33 @@ class _Parser:
 
     def fail(self, expected: str):
         got = "the end" if self.tok.kind == "end" else repr(self.tok.text)
-        raise DecodeError(f"{self.language}: expected {expected} at character {self.tok.start}, got {got}")
+        self.error(f"expected {expected} at character {self.tok.start + self.shift}, got {got}")
+
+    def error(self, message: str):
+        raise DecodeError(f"{self.language}: {message}")
 
     def missing_semicolon(self, statement: _Node):
-        """Refuse where tree-sitter, needing a MISSING ";" here, prefers to read some text as an ERROR (probed).
+        """Refuse where tree-sitter, needing a MISSING ";" here, reads some text as an ERROR instead.
 
-        Its error recovery charges 110 for a missing token and 100 plus one per character for text
-        it skips, so it skips short text: the first statement if it has at most 10 characters
-        (A.b(x=1)), or a name of at most 9 characters that begins the next statement, which it then
-        reads as the first one's continuation: A.b(x=1) Intro.step(w=8) is A.b(x=1) [ERROR Intro] .step(w=8).
+        Observed on grids of inputs (NOTES 4a; its error recovery weighs a missing token against
+        the length of the text it would skip): it skips short text, the first statement if it has
+        at most 10 characters (A.b(x=1)), or a name of at most 9 characters that begins the next
+        statement, whose rest it reads as a continuation of the first: A.b(x=1) Intro.step(w=8) is
+        A.b(x=1) [ERROR Intro] .step(w=8). In Java a name alone after such a statement fails too.
         """
         if self.first and statement.kind == "expression_statement" and statement.end - statement.start <= _TINY:
-            self.fail(f"';' (tree-sitter reads {self.source[statement.start:statement.end]!r} as an ERROR)")
+            self.error(f"no ';' after {self.source[statement.start:statement.end]!r}: tree-sitter reads a first "
+                       f"statement this short as an ERROR")
         name, after = self.tok, self.peek()
         if name.kind != "name" or after.kind == "name" and self.language == "java":  # Type name: a declaration
             return
         if self.language == "java" and after.kind == "end":
-            self.fail("';' (tree-sitter reads a name alone after a statement as an ERROR)")
+            self.error(f"{name.text!r} at character {name.start + self.shift} follows a statement without ';': "
+                       "tree-sitter reads a name alone there as an ERROR")
         continues = after.kind != "end" and not (self.language == "java" and after.text == "(")
         if continues and len(name.text) < _TINY:
-            self.fail(f"';' (tree-sitter reads {name.text!r} as an ERROR and what follows as a continuation)")
+            self.error(f"{name.text!r} at character {name.start + self.shift} follows a statement without ';': "
+                       "tree-sitter reads so short a name as an ERROR, and the rest as a continuation")
 
     def closing(self, i: int) -> int:
         """Return the index of the token that closes the bracket at token i (-1 if it is never closed)."""
@@ -858,9 +867,13 @@ _JAVA_KEYWORDS = _JAVA_PRIMITIVES | _JAVA_LITERAL_WORDS | {
     "throw", "throws", "case", "default", "break", "continue", "import", "package", "public", "private",
     "protected", "static", "final", "abstract", "synchronized", "volatile", "transient", "native", "strictfp",
     "interface", "enum", "extends", "implements", "assert", "goto", "const"}
+_JAVA_VALUE_WORDS = _JAVA_PRIMITIVES | _JAVA_LITERAL_WORDS | {"new", "instanceof", "switch", "class"}
+# subtle: tree-sitter lexes a keyword as a plain name where the keyword cannot stand, so put(limit, public)
+# reads public as an identifier; only the words above keep a meaning inside a value
 _JAVA_BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
                 "instanceof": 7, "<<": 8, ">>": 8, ">>>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 _JAVA_ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", ">>>="}
+_JAVA_ASSIGNABLE = ("identifier", "field_access", "array_access")
 
 
 def decode_java_calls(text: str) -> list[dict] | dict:
@@ -873,15 +886,18 @@ def decode_java_calls(text: str) -> list[dict] | dict:
     The values keep BFCL's quirks: a string literal loses its quotes but is not unescaped;
     new T[]{1, 2} is written without spaces (new T[]{1,2}); new T(..) {{ body }} loses its body;
     a positional identifier or class literal goes under the key None, a positional literal is
-    dropped; a repeated name fails; two calls separated by a comma fail.
-    Departures (tree-sitter's error recovery is cost-based): a call without ";" of at most 10
-    characters fails, as observed (A.b(x=1)); after a statement without ";" another must begin
-    with a name, else the text fails; anonymous class bodies and comments are skipped unread;
-    rare statements (if, for, switch, ...) and generic constructors (new <T>Foo()) fail here.
+    dropped; a repeated name fails; two calls separated by a comma fail; f(a=1, b=2, ) gains
+    None: "" (tree-sitter's MISSING identifier), f(a=1, ) fails.
+    Departures: tree-sitter repairs broken text by cost; where it would insert a missing ";"
+    this reader follows the rules it was observed to keep (_Parser.missing_semicolon: a first
+    call of at most 10 characters without ";", A.b(x=1), fails), and other repairs (a MISSING
+    ")") are not made. Comments, and an anonymous class's members other than its {{ }} blocks,
+    are skipped unread; rare statements (if, for, ...), switch expressions and generic
+    constructors (new <T>Foo()) fail here.
     Example: decode_java_calls('[Intro.step(w=800, h="6")]') -> [{'Intro.step': {'w': '800', 'h': '6'}}]
     """
-    source = _unbracket(text)
-    program = _JavaParser(source).program()
+    parser = _JavaParser(text)
+    program, source = parser.program(), parser.source
     call = _first(program, "method_invocation")
     return [{_java_call_name(call, source): _java_arguments(call, source)}] if call else {}
 
@@ -954,6 +970,8 @@ class _JavaParser(_Parser):
             keyword = self.take()
             parts = [keyword] if self.at(";") else [keyword, self.expression()]
             return self.finish(_node("return_statement", parts))
+        if self.at(*_JAVA_KEYWORDS - _JAVA_VALUE_WORDS):
+            self.fail(f"a call (a {self.tok.text} statement is beyond this reader)")
         if self.is_declaration():
             return self.declaration()
         expression = self.expression()
@@ -1037,17 +1055,13 @@ class _JavaParser(_Parser):
             arrow = self.expect("->")
             return _node("lambda_expression", [parameters, arrow, self.block() if self.at("{") else self.expression()])
         left = self.ternary()
-        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN:
-            if left.kind not in ("identifier", "field_access", "array_access"):
-                self.fail("an expression (this one cannot be assigned to)")
-            operator = self.take()
-            return _node("assignment_expression", [left, operator, self.expression()])
-        return left
+        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN and left.kind not in _JAVA_ASSIGNABLE:
+            self.fail("an expression (this one cannot be assigned to)")
+        return self.operand(left)
 
     def operand(self, node: _Node) -> _Node:
         """Let an operand be an assignment, as tree-sitter's grammar does: a-b=1 reads a - (b=1), not name a-b."""
-        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN and node.kind in ("identifier", "field_access",
-                                                                                   "array_access"):
+        if self.tok.kind == "op" and self.tok.text in _JAVA_ASSIGN and node.kind in _JAVA_ASSIGNABLE:
             operator = self.take()
             return _node("assignment_expression", [node, operator, self.expression()])
         return node
@@ -1121,7 +1135,7 @@ class _JavaParser(_Parser):
             return self.class_literal(self.type())  # int.class, int[].class
         if token.kind == "name" and token.text == "new":
             return self.creation()
-        if token.kind == "name" and token.text not in _JAVA_KEYWORDS:
+        if token.kind == "name" and token.text not in _JAVA_VALUE_WORDS:
             name = self.take("identifier")
             if self.at("("):
                 arguments, values = self.arguments()
@@ -1144,8 +1158,11 @@ class _JavaParser(_Parser):
             parts.append(arguments[-1])
             if not self.at(")"):
                 parts.append(self.expect(","))
-                if self.at(")"):
+                if self.at(")") and len(arguments) < 2:
                     self.fail("an argument")  # f(a=1, ) is an ERROR
+                if self.at(")"):  # f(a=1, b=2, ): tree-sitter inserts a MISSING identifier, read as None: ""
+                    arguments.append(_Node("identifier", self.tok.start, self.tok.start))
+                    parts.append(arguments[-1])
         return _node("argument_list", parts + [self.take()]), arguments
 
     def postfix(self, node: _Node) -> _Node:
@@ -1192,8 +1209,23 @@ class _JavaParser(_Parser):
         arguments, values = self.arguments()
         parts = [keyword, kind, arguments]
         if self.at("{"):
-            parts.append(self.group("class_body"))  # skipped unread: BFCL's reader drops it anyway
+            parts.append(self.class_body())  # BFCL's reader drops it, but a syntax error in it still fails
         return _node("object_creation_expression", parts, type=kind, arguments=values)
+
+    def class_body(self) -> _Node:
+        """An anonymous class body: instance initializers {{ put("k", v); }} are parsed as blocks; other
+        members (fields, methods) are taken whole, up to their ";" or their body, unread."""
+        parts = [self.expect("{")]
+        while not self.at("}"):
+            if self.at("{"):
+                parts.append(self.block())
+                continue
+            member = []
+            while not self.at(";", "{", "}"):
+                member += self.group("group").parts if self.at("(", "[") else [self.take()]
+            member.append(self.take() if self.at(";") else self.group("block") if self.at("{") else self.fail("';'"))
+            parts.append(_node("member", member))
+        return _node("class_body", parts + [self.take()])
 
     def creation_type(self) -> _Node:
         if self.tok.kind != "name" or (self.tok.text in _JAVA_KEYWORDS and self.tok.text not in _JAVA_PRIMITIVES):
@@ -1243,8 +1275,9 @@ def decode_js_calls(text: str) -> list[dict] | None:
     return, ...) fail here; tree-sitter's repairs of broken text (a MISSING "]") are not made.
     Example: decode_js_calls('[setText(newText="Hi", start=5.0)]') -> [{'setText': {'newText': 'Hi', 'start': '5.0'}}]
     """
-    source = _unbracket(text)
-    for statement in _JsParser(source).program().parts:
+    parser = _JsParser(text)
+    program, source = parser.program(), parser.source
+    for statement in program.parts:
         if statement.kind == "expression_statement" and statement.parts[0].kind == "call_expression":
             call = statement.parts[0]
             return [{source[call.fields["callee"].start:call.fields["callee"].end]: _js_arguments(call, source)}]
@@ -1277,6 +1310,10 @@ class _JsParser(_Parser):
     def statement(self) -> _Node:
         if self.at(";"):
             return self.take("empty_statement")
+        if self.at("{") and self.peek().kind == "string" and self.at(":", k=2):
+            # subtle: {"k": v} cannot be a block (a label is never a string); tree-sitter recovers it as an
+            # object in an expression statement, which holds no call: BFCL's wrong output format, not a failure
+            return self.finish(_node("expression_statement", [self.sequence()]))
         if self.at("{"):
             parts, first = [self.take()], self.first
             while not self.at("}"):
@@ -1695,8 +1732,8 @@ def _decode_bfcl_python(text: str) -> list[dict]:
         return [_bfcl_call(c) for c in calls]
     except DecodeError:
         raise
-    except Exception as exc:  # bfcl fails the line on any exception its decoder raises: so do we, by name
-        raise DecodeError(f"Failed to decode AST. {type(exc).__name__}: {str(exc)[:120]}") from None
+    except Exception as exc:  # bfcl fails the line on any exception its decoder raises, and quotes it
+        raise DecodeError(str(exc)[:300]) from None
 
 
 def _bfcl_call(call: ast.Call) -> dict:
@@ -1747,11 +1784,15 @@ def _binop(node: ast.AST) -> JSON:
     run, fails here: the lab runs nothing a model wrote."""
     if isinstance(node, ast.UnaryOp):
         return _UNARY[type(node.op)](_binop(node.operand))  # TypeError on -'x': a failed decode, as in bfcl
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):  # their elements by eval's rules too: a name fails, +5 is 5
+        items = [_binop(v) for v in node.elts]
+        return items if isinstance(node, ast.List) else tuple(items)
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        return {_binop(k): _binop(v) for k, v in zip(node.keys, node.values)}
     if not isinstance(node, ast.BinOp):
-        value = _bfcl_value(node) if isinstance(node, (ast.Constant, ast.List, ast.Tuple, ast.Dict)) else None
-        if value is None:
-            raise DecodeError(f"cannot compute {ast.unparse(node)[:60]!r} without running it")
-        return value
+        raise DecodeError(f"cannot compute {ast.unparse(node)[:60]!r} without running it")
     operator = _OPERATORS.get(type(node.op))
     left, right = _binop(node.left), _binop(node.right)
     if operator is None:
@@ -2096,18 +2137,17 @@ def _grade_line(category: str, question: dict, answer: dict | None, raw: JSON, m
     else:
         try:
             decoded = decode_ast(raw, mode, language)
-            if decoded is None:  # bfcl's JavaScript parser returns None for "no call": a wrong format, not a failure
-                decoded = {}
         except DecodeError as exc:
             decoded, failure = None, str(exc)
     truth = answer.get("ground_truth", []) if answer else []
     functions = question.get("function", [])
-    try:
-        verdict = ast_grade(functions, truth, decoded, category, language=language, **options)
+    try:  # bfcl's JavaScript parser returns None for "no call": a wrong format, not a failed decode
+        verdict = ast_grade(functions, truth, {} if decoded is None and not failure else decoded, category,
+                            language=language, **options)
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration, RecursionError) as exc:
         raise GradeError(f"{category}: {question['id']} cannot be graded ({type(exc).__name__}: {exc}); "
                          "bfcl evaluate would stop on it too") from None
-    if failure and verdict.error_type == "ast_decoder:decoder_failed":
+    if failure and verdict.error_type in ("ast_decoder:decoder_failed", "relevance_error:decoder_failed"):
         verdict = Verdict(False, verdict.error_type, f"{verdict.message} {failure}")  # bfcl appends the reason too
     return GradedLine(question["id"], verdict, raw, decoded, question, truth)
 

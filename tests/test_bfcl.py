@@ -827,6 +827,16 @@ class DecodeAstPrompt(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual(bfcl_lab.decode_ast(f"[f(a={text})]", "prompt"), [{"f": {"a": value}}])
 
+    def test_the_operands_of_arithmetic_follow_evals_rules_too(self):
+        # BFCL: eval(ast.unparse(node)) on the whole expression: a name inside a list operand is a NameError
+        # (decoder_failed), and +5 inside it is 5 (an outside check found both: 20 live and non-live lines)
+        for text in ("['Sam'] + [extra_item]", "[1] + [f(2)]", "{'a': x} | {}"):
+            with self.subTest(text=text), self.assertRaises(DecodeError):
+                bfcl_lab.decode_ast(f"[f(a={text})]", "prompt")
+        for text, value in (("[+5] + [1]", [5, 1]), ("(1, -2) + (3,)", (1, -2, 3)), ("{'a': +1} | {'b': 2}", {"a": 1, "b": 2})):
+            with self.subTest(text=text):
+                self.assertEqual(bfcl_lab.decode_ast(f"[f(a={text})]", "prompt"), [{"f": {"a": value}}])
+
     def test_a_unary_operator_inside_arithmetic(self):
         # BFCL: it evals the whole BinOp's text, so a unary operator inside it has Python's meaning (1 + +2 is 3);
         # only a top-level unary operator gets the quirk (+2 read as -2)
