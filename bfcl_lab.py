@@ -1,22 +1,30 @@
 """bfcl_lab: grading one tool call the way the Berkeley Function-Calling Leaderboard does: by AST and by execution.
 
-What it implements (lecture 001 section 7.1, handout code 06 demo 1; lecture 000's three BFCL examples):
-  1. Nine questions in BFCL's own data format (a question with its function documents; a
-     possible answer listing every acceptable value per parameter, "" marking an optional
-     parameter that may be left out), over the five categories: simple, multiple, parallel,
-     parallel_multiple, irrelevance.
-  2. `ast_grade(func_docs, possible_answer, model_calls, category)`: BFCL's AST checker rule
+Contents (lecture 001 sections 7.1 and 9, handout code 06 demo 1 and code 07; lecture 000's three
+BFCL examples), each chapter with the script and demo that show it:
+  1. Nine questions in BFCL's format                           scripts/06 demo 1
+     A question with its function documents; a possible answer listing every acceptable value
+     per parameter ("" marking an optional parameter that may be left out); the five categories
+     simple, multiple, parallel, parallel_multiple, irrelevance.
+  2. The AST grader (2b: Java and JavaScript)                  scripts/06 demo 1; `bfcl_lab.py grade`
+     `ast_grade(func_docs, possible_answer, model_calls, category)`: BFCL's AST checker rule
      for rule, quirks included (bfcl-eval, eval_checker/ast_eval/ast_checker.py, and the
      runner's decoder-format and irrelevance checks), on BFCL's own data shapes.
-  3. `exec_grade`: the calls run against real Python functions through a tool_core registry,
+  3. Decoding (3b: BFCL's own decoders, per mode)              scripts/06 demo 1; `bfcl_lab.py grade`
+  4. The execution grader                                      scripts/06 demo 1
+     `exec_grade`: the calls run against real Python functions through a tool_core registry,
      results compared with the gold calls' results.
-  4. Two hand-written models answering in the text protocol, parsed by tool_core's robust
-     parser (a malformed call is its own outcome, never "no call").
-  5. Real BFCL files graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
+  5. Two hand-written models                                   scripts/06 demo 1
+     They answer in the text protocol, read by tool_core's robust parser (a malformed call is
+     its own outcome, never "no call").
+  6. Real BFCL files                                           `bfcl_lab.py grade` (and --result-dir)
+     Graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
      for the model's format (prompt or fc), every line counted, a file it would stop on refused
      with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`) or
      a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
-  6. The demo behind scripts/06_evaluation.py (demo 1).
+  7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
+     The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
+     interfaces' dialects (the one import of another lab module); the SDKs' retry rules.
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
 differs is not a BFCL grader): only keyword arguments count (a positional argument is dropped
@@ -1592,13 +1600,8 @@ def decode_python_calls(text: str) -> list[dict]:
 
 
 def _resolve_call(call: ast.Call) -> dict:
-    parts, node = [], call.func
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return {".".join(reversed(parts)): {k.arg: _resolve_value(k.value) for k in call.keywords if k.arg is not None}}
+    return {tool_core.dotted_name(call.func)[0]: {k.arg: _resolve_value(k.value) for k in call.keywords
+                                                  if k.arg is not None}}
 
 
 def _resolve_value(node: ast.AST) -> JSON:
@@ -1738,13 +1741,7 @@ def _decode_bfcl_python(text: str) -> list[dict]:
 
 def _bfcl_call(call: ast.Call) -> dict:
     """{dotted name: {keyword: value}}: positional arguments dropped, **kw kept under None, the last repeat wins."""
-    parts, node = [], call.func
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return {".".join(reversed(parts)): {k.arg: _bfcl_value(k.value) for k in call.keywords}}
+    return {tool_core.dotted_name(call.func)[0]: {k.arg: _bfcl_value(k.value) for k in call.keywords}}
 
 
 def _bfcl_value(node: ast.AST) -> JSON:

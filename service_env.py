@@ -1,19 +1,22 @@
 """service_env: a mini tau-bench: an agent, a simulated user and a real database; graded by the final state; pass^k.
 
-What it implements (lecture 001 sections 7.3 and 8, handout code 06 demos 2-4; lecture 000 on
-pass^k, pass@k and the failure modes in three units):
-  1. Orrin Grid customer service: a small in-memory database (customers with an
+Contents (lecture 001 sections 7.3 and 8, handout code 06; lecture 000 on pass^k, pass@k and the
+failure modes in three units), each chapter with the demo of scripts/06_evaluation.py that shows it:
+  1. The environment (and 2. its eight tasks)                 demo 2
+     Orrin Grid customer service: a small in-memory database (customers with an
      outage_logged flag, appointments, credits) whose state can be snapshotted and compared;
      six tools in a tool_core registry that enforce data integrity only, never policy; a
      written five-rule policy; eight tasks, each with the user's goal, what the user reveals
      only when asked, and the expected final state.
-  2. A scripted user, and a toy agent that does the right thing unless one of six seeded
+  3. The simulated user and the toy agent                     demos 2-4
+     A scripted user, and a toy agent that does the right thing unless one of six seeded
      failure knobs fires; each agent turn is tool_core's loop (run_agent continuing the
      conversation's Transcript), so the harness is the one the lecture built.
-  3. Scoring by final database state (and a required reply where the right answer is to
+  4. Trials, scoring, pass@k and pass^k, failure modes        demos 2 (pass^k), 3 (failure modes), 4 (halved)
+     Scoring by final database state (and a required reply where the right answer is to
      refuse), next to the naive score (the agent said it was done); pass@k and pass^k,
      exact; the failure modes read off each trajectory, never off the knob that caused them.
-  4. The demos behind scripts/06_evaluation.py (demos 2-4).
+  5. The demos behind scripts/06_evaluation.py (demos 2-4; demo 1 is bfcl_lab's).
 
 Reference: Yao et al. (2024), "tau-bench: A Benchmark for Tool-Agent-User Interaction in
 Real-World Domains": state-based reward and pass^k = E[C(c, k) / C(n, k)]; Chen et al. (2021)

@@ -1,25 +1,29 @@
 """tool_catalog: choosing among many tools: a 150-tool catalog, BM25 tool retrieval, hallucination, AST matching.
 
-What it implements (lecture 001 section 4, handout code 05; lecture 000 on Gorilla's AST matching;
-lesson 002 on deferred tool loading):
-  1. The Orrin Grid catalog: 15 object kinds x 10 operations = 150 tools, built so that the 10
+Contents (lecture 001 section 4, handout code 05; lecture 000 on Gorilla's AST matching; lesson 002
+on deferred tool loading), each chapter with the demo of scripts/05_many_tools.py that shows it:
+  1. The Orrin Grid catalog                                    demo 1
+     15 object kinds x 10 operations = 150 tools, built so that the 10
      tools of one object differ by one word and the 15 tools of one operation only by the
      object, the structure on which large catalogs go wrong; 300 requests with their gold tool
      and arguments (190 paraphrased so that they avoid the tool's own words); a generator for
      catalogs of 1,600 and 16,000 tools (ToolBench's scale).
-  2. `BM25Index`: Okapi BM25 in Lucene's form over an inverted index with the scores of every
+  2. BM25 tool retrieval                                       demos 3 and 5
+     `BM25Index`: Okapi BM25 in Lucene's form over an inverted index with the scores of every
      posting computed at indexing time, and MaxScore pruning, so a query skips most postings
      of its common words yet returns exactly the top-k a full scan returns. `ToolRetriever`
      puts it over Tools; `docs_registry` offers the same index as a `search_docs` tool (one
      retriever serves RAG and tool retrieval).
-  3. `ToyCaller`, a simulated tool picker with explicit, seeded knobs: distraction by near
+  3. The simulated picker                                      demos 2 and 3
+     `ToyCaller`, a simulated tool picker with explicit, seeded knobs: distraction by near
      duplicates, a most-similar wrong pick or an invented name when the right tool is not in
      view, a memory for zero-shot use, and retrieval-aware behaviour (Gorilla's RAT).
-  4. Gorilla-style AST matching: a generated call parsed with `ast` and classified against the
+  4. Gorilla-style AST matching                                demo 4
+     A generated call parsed with `ast` and classified against the
      catalog (correct, wrong arguments, wrong tool, hallucinated, unparseable), and the
      torch.hub sub-tree match: arguments bound through torch.hub.load's documented signature,
      repo_or_dir and model compared as Gorilla's ast_eval_th.py does, a repository tag allowed.
-  5. The demos behind scripts/05_many_tools.py, deferred loading through tool_core's loop included.
+  5. The demos behind scripts/05_many_tools.py, deferred loading (demo 5) through tool_core's loop.
 
 References: Robertson & Zaragoza (2009), "The Probabilistic Relevance Framework: BM25 and
 Beyond"; Lucene's BM25Similarity for the idf; Turtle & Flood (1995), "Query evaluation:
@@ -522,17 +526,6 @@ def _RULES_TOKENS() -> int:
 AST_CLASSES = ("correct", "wrong_arguments", "wrong_tool", "hallucinated", "unparseable")
 
 
-def _dotted(node: ast.AST) -> str | None:
-    """Return a call's function as a dotted name. Example: torch.hub.load -> 'torch.hub.load'"""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return ".".join([node.id] + parts[::-1])
-    return None
-
-
 def _literal(node: ast.AST) -> JSON:
     """Read an argument that is a literal; anything else (a variable, a call) is kept as its source form."""
     try:
@@ -558,7 +551,8 @@ def parse_call(code: str) -> tuple[str, list, dict] | None:
     names = [k.arg for k in call.keywords]
     if len(names) != len(set(names)):
         return None  # a repeated keyword: Python itself refuses the call
-    name = _dotted(call.func)
+    name, plain = tool_core.dotted_name(call.func)
+    name = name if plain else None  # f().load: not a function of any documented API
     if name is None or any(isinstance(a, ast.Starred) for a in call.args):
         return None
     if any(k.arg is None for k in call.keywords):  # **kwargs: not a literal call

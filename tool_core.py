@@ -9,9 +9,8 @@ What it implements (lecture 001 section 2, 5.5 and 6; lesson 002's round trip):
      unknown_tool, invalid_arguments, execution_error). It never raises.
   2. `validate(schema, value)`: JSON Schema draft 2020-12 for the keywords the vendors'
      function calling accepts (https://json-schema.org/draft/2020-12/json-schema-validation),
-     returning every error with its JSON path; it reads as the reference. `compile_schema`
-     turns a schema, once, into a Validator that returns exactly validate's errors several
-     times faster; the registry compiles each tool's schema when the tool is registered.
+     returning every error with its JSON path: one function per keyword, as in the
+     python-jsonschema package's _keywords.py. The registry calls it on every call.
   3. The text protocol for models without native tool calling: `render_tool_prompt`,
      `parse_tool_calls` (robust, on `json.JSONDecoder.raw_decode`) beside the naive
      `parse_tool_calls_regex`, and `render_tool_results` beside `parse_tool_results`.
@@ -43,7 +42,6 @@ import types
 import typing
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Literal, Union
 from urllib.parse import unquote
@@ -162,6 +160,22 @@ MAX_EXPRESSION_CHARS = 1000
 _OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
               ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
               ast.Pow: lambda a, b: a ** b}
+
+
+def dotted_name(node: ast.AST) -> tuple[str, bool]:
+    """Read a callee's attribute chain as a dotted name, and whether the chain starts at a plain name.
+
+    The one home of this walk: Gorilla's AST match (tool_catalog) and BFCL's decoder (bfcl_lab)
+    read a model-written call's function with it. Example: torch.hub.load -> ('torch.hub.load', True);
+    f().load -> ('load', False)
+    """
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts)), isinstance(node, ast.Name)
 
 
 def calculate(expression: str) -> int | float:
@@ -449,30 +463,30 @@ class _Validation:
         return node
 
 
-def _kw_type(validation, expected, value, schema, path):
+def _type(validation, expected, value, schema, path):
     names = expected if isinstance(expected, list) else [expected]
     if not any(is_json_type(value, n) for n in names):
         yield f"{path}: expected {' or '.join(names)}, got {describe(value)}"
 
 
-def _kw_enum(validation, options, value, schema, path):
+def _enum(validation, options, value, schema, path):
     if not any(json_equal(value, o) for o in options):
         yield f"{path}: expected one of {show(options, 200)}, got {show(value)}"
 
 
-def _kw_const(validation, const, value, schema, path):
+def _const(validation, const, value, schema, path):
     if not json_equal(value, const):
         yield f"{path}: expected exactly {show(const)}, got {show(value)}"
 
 
-def _kw_properties(validation, properties, value, schema, path):
+def _properties(validation, properties, value, schema, path):
     if isinstance(value, dict):
         for name, sub in properties.items():
             if name in value:
                 yield from validation.errors(sub, value[name], child_path(path, name))
 
 
-def _kw_pattern_properties(validation, patterns, value, schema, path):
+def _patternProperties(validation, patterns, value, schema, path):
     if isinstance(value, dict):
         for pattern, sub in patterns.items():
             for name in value:
@@ -480,7 +494,7 @@ def _kw_pattern_properties(validation, patterns, value, schema, path):
                     yield from validation.errors(sub, value[name], child_path(path, name))
 
 
-def _kw_additional_properties(validation, extra_schema, value, schema, path):
+def _additionalProperties(validation, extra_schema, value, schema, path):
     if not isinstance(value, dict):
         return
     declared = schema.get("properties", {})
@@ -494,14 +508,14 @@ def _kw_additional_properties(validation, extra_schema, value, schema, path):
             yield from validation.errors(extra_schema, value[name], child_path(path, name))
 
 
-def _kw_required(validation, required, value, schema, path):
+def _required(validation, required, value, schema, path):
     if isinstance(value, dict):
         missing = [name for name in required if name not in value]
         if missing:
             yield f"{path}: missing required properties {missing} (required: {list(required)})"
 
 
-def _kw_dependent_required(validation, dependencies, value, schema, path):
+def _dependentRequired(validation, dependencies, value, schema, path):
     if isinstance(value, dict):
         for name, needs in dependencies.items():
             missing = [n for n in needs if n not in value] if name in value else []
@@ -509,20 +523,20 @@ def _kw_dependent_required(validation, dependencies, value, schema, path):
                 yield f"{path}: property {name!r} requires {missing} as well"
 
 
-def _kw_property_names(validation, sub, value, schema, path):
+def _propertyNames(validation, sub, value, schema, path):
     if isinstance(value, dict):
         for name in value:
             for error in validation.errors(sub, name, child_path(path, name)):
                 yield f"{error} (in a property name)"
 
 
-def _kw_prefix_items(validation, prefix, value, schema, path):
+def _prefixItems(validation, prefix, value, schema, path):
     if isinstance(value, list):
         for i, (sub, item) in enumerate(zip(prefix, value)):
             yield from validation.errors(sub, item, child_path(path, i))
 
 
-def _kw_items(validation, sub, value, schema, path):
+def _items(validation, sub, value, schema, path):
     if not isinstance(value, list):
         return
     start = len(schema.get("prefixItems", []))  # 2020-12: items covers what prefixItems does not
@@ -533,7 +547,7 @@ def _kw_items(validation, sub, value, schema, path):
         yield from validation.errors(sub, value[i], child_path(path, i))
 
 
-def _kw_contains(validation, sub, value, schema, path):
+def _contains(validation, sub, value, schema, path):
     if not isinstance(value, list):
         return
     matches = sum(1 for item in value if validation.is_valid(sub, item, path))
@@ -544,7 +558,7 @@ def _kw_contains(validation, sub, value, schema, path):
         yield f"{path}: expected at most {high} items matching 'contains' {show(sub)}, got {matches}"
 
 
-def _kw_unique_items(validation, unique, value, schema, path):
+def _uniqueItems(validation, unique, value, schema, path):
     if unique and isinstance(value, list):
         first: dict = {}  # each repeat is paired with the first item equal to it: linear, and none is missed
         for j, item in enumerate(value):
@@ -584,7 +598,7 @@ def _numeric(compare: Callable[[float, float], bool], phrase: str):
     return check
 
 
-def _kw_multiple_of(validation, divisor, value, schema, path):
+def _multipleOf(validation, divisor, value, schema, path):
     if not _is_number(divisor) or divisor <= 0:
         raise ValueError(f"multipleOf at {path} must be a number greater than 0, got {show(divisor)}")
     if _is_number(value) and not (_finite(value) and _exact(value) % _exact(divisor) == 0):
@@ -602,118 +616,30 @@ def _exact(x: int | float) -> Fraction:
     return Fraction(x) if isinstance(x, int) else Fraction(repr(x))
 
 
-def _kw_min_length(validation, limit, value, schema, path):
+def _minLength(validation, limit, value, schema, path):
     if isinstance(value, str) and len(value) < limit:  # len counts code points, as the spec asks
         yield f"{path}: expected at least {limit} characters, got {len(value)} in {show(value)}"
 
 
-def _kw_max_length(validation, limit, value, schema, path):
+def _maxLength(validation, limit, value, schema, path):
     if isinstance(value, str) and len(value) > limit:
         yield f"{path}: expected at most {limit} characters, got {len(value)} in {show(value)}"
 
 
 def _search(pattern: str, text: str) -> bool:
+    """Say whether an ECMA-262 pattern matches somewhere in text (read as ECMA reads it: see 3b, the appendix)."""
     try:
         return _compile_ecma(pattern).search(text) is not None  # unanchored, as ECMA-262 `test` is
     except re.error as exc:
         raise ValueError(f"schema pattern {pattern!r} is not a valid regular expression: {exc}") from None
 
 
-# ECMA-262 classes that differ from Python's: \d and \w are ASCII-only, \s has its own list.
-_ECMA_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_",
-                 "s": "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"}
-_ASCII_WORD = "[A-Za-z0-9_]"
-_ECMA_ESCAPES = {  # escape -> its Python form outside a class
-    "b": f"(?:(?<={_ASCII_WORD})(?!{_ASCII_WORD})|(?<!{_ASCII_WORD})(?={_ASCII_WORD}))",  # an ASCII word boundary
-    "B": f"(?:(?<={_ASCII_WORD})(?={_ASCII_WORD})|(?<!{_ASCII_WORD})(?!{_ASCII_WORD}))",
-}
-
-
-@functools.lru_cache(maxsize=None)
-def _letters() -> str:
-    """Return every Unicode letter (category L) as the ranges of a character class, built on first use."""
-    ranges, first, last = [], None, None
-    for code in range(0x110000):
-        if chr(code).isalpha():  # str.isalpha is exactly categories Lu, Ll, Lt, Lm, Lo
-            first, last = (code if last != code - 1 else first), code
-            continue
-        if last == code - 1:
-            ranges.append(re.escape(chr(first)) + ("" if first == last else "-" + re.escape(chr(last))))
-    return "".join(ranges)
-
-
-def _property(name: str, negated: bool, in_class: bool) -> str:
-    """Translate \\p{name} / \\P{name} for the properties we know: letters and decimal digits."""
-    if name in ("L", "Letter"):
-        if negated and in_class:
-            raise re.error("\\P{L} inside [...] is not supported")
-        return _letters() if in_class else f"[{'^' if negated else ''}{_letters()}]"
-    if name in ("Nd", "Decimal_Number"):
-        return "\\D" if negated else "\\d"  # Python's \d is exactly category Nd
-    raise re.error(f"Unicode property \\p{{{name}}} is not supported")
-
-
-def _translate_escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
-    """Translate the escape at pattern[i] (a backslash); return its Python form and where to go on."""
-    nxt = pattern[i + 1: i + 2]
-    if nxt.lower() in _ECMA_CLASSES:
-        body = _ECMA_CLASSES[nxt.lower()]
-        if in_class and nxt.isupper():
-            raise re.error(f"\\{nxt} inside [...] is not supported")
-        return (body if in_class else f"[{'^' if nxt.isupper() else ''}{body}]"), i + 2
-    if nxt in ("p", "P") and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
-        end = pattern.index("}", i)
-        return _property(pattern[i + 3: end], nxt == "P", in_class), end + 1
-    if nxt in _ECMA_ESCAPES and not in_class:
-        return _ECMA_ESCAPES[nxt], i + 2
-    if nxt == "b":  # [\b] is a backspace in both dialects
-        return "\\x08", i + 2
-    if nxt == "c" and pattern[i + 2: i + 3].isascii() and pattern[i + 2: i + 3].isalpha():
-        return f"\\x{ord(pattern[i + 2]) % 32:02x}", i + 3  # \cJ is a control character
-    if nxt == "u" and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
-        end = pattern.index("}", i)
-        return f"\\U{int(pattern[i + 3: end], 16):08x}", end + 1  # \u{1F600}
-    if nxt == "k" and pattern[i + 2: i + 3] == "<" and ">" in pattern[i:]:
-        end = pattern.index(">", i)
-        return f"(?P={pattern[i + 3: end]})", end + 1  # a named back-reference
-    return pattern[i: i + 2], i + 2
-
-
-@functools.lru_cache(maxsize=512)
-def _compile_ecma(pattern: str) -> re.Pattern:
-    """Compile an ECMA-262 pattern (what JSON Schema specifies) with Python's re.
-
-    subtle: the dialects differ in the details. ECMA's \\d, \\w and \\b are ASCII-only and its \\s
-    has its own list; its . stops at every line terminator and its $ never matches before a
-    final newline; Python has no \\p{Letter}, \\cX, \\u{...}, (?<name>...) or \\k<name>. All of
-    these are rewritten. Example: r"^\\p{L}+$" matches "π"; r"^\\d+$" does not match "١٢".
-    """
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            piece, i = _translate_escape(pattern, i, in_class)
-            out.append(piece)
-            continue
-        if not in_class and pattern.startswith("(?<", i) and pattern[i + 3: i + 4] not in ("=", "!"):
-            out.append("(?P<")  # a named group
-            i += 3
-            continue
-        if not in_class and c in ".$":
-            out.append("[^\\n\\r\\u2028\\u2029]" if c == "." else "\\Z")
-        else:
-            out.append(c)
-        in_class = (c == "[") or (in_class and c != "]")
-        i += 1
-    return re.compile("".join(out))
-
-
-def _kw_pattern(validation, pattern, value, schema, path):
+def _pattern(validation, pattern, value, schema, path):
     if isinstance(value, str) and not _search(pattern, value):
         yield f"{path}: expected a string matching /{pattern}/, got {show(value)}"
 
 
-def _kw_all_of(validation, subs, value, schema, path):
+def _allOf(validation, subs, value, schema, path):
     for sub in subs:
         yield from validation.errors(sub, value, path)
 
@@ -722,13 +648,13 @@ def _alternatives(validation, subs, value, path) -> list[list[str]]:
     return [list(validation.errors(sub, value, path)) for sub in subs]
 
 
-def _kw_any_of(validation, subs, value, schema, path):
+def _anyOf(validation, subs, value, schema, path):
     found = _alternatives(validation, subs, value, path)
     if all(found):
         yield _none_matched("anyOf", [errors[0] for errors in found], value, path)
 
 
-def _kw_one_of(validation, subs, value, schema, path):
+def _oneOf(validation, subs, value, schema, path):
     found = _alternatives(validation, subs, value, path)
     matched = [i for i, errors in enumerate(found) if not errors]
     if not matched:
@@ -748,18 +674,18 @@ def _none_matched(keyword: str, firsts: list[str], value: JSON, path: str) -> st
     return f"{path}: {describe(value)} matches none of the {len(firsts)} {keyword} alternatives ({reasons})"
 
 
-def _kw_not(validation, sub, value, schema, path):
+def _not(validation, sub, value, schema, path):
     if validation.is_valid(sub, value, path):
         yield f"{path}: expected a value that does not match {show(sub)}, got {show(value)}"
 
 
-def _kw_if(validation, condition, value, schema, path):
+def _if(validation, condition, value, schema, path):
     branch = "then" if validation.is_valid(condition, value, path) else "else"
     if branch in schema:
         yield from validation.errors(schema[branch], value, path)
 
 
-def _kw_ref(validation, ref, value, schema, path):
+def _ref(validation, ref, value, schema, path):
     # subtle: a recursive schema (a tree) follows $ref once per level of the value, which is
     # fine; only refs followed again and again at the same place in the value are a loop.
     active = validation.refs_at.get(path, 0)
@@ -789,38 +715,43 @@ def _kw_ref(validation, ref, value, schema, path):
     yield from validation.seen[key]
 
 
+# The keyword table. Every check shares one signature, (validation, the keyword's value, the value,
+# the whole subschema, the value's path), and yields its errors. Each is named after its keyword as
+# the spec spells it, behind an underscore (_additionalProperties; $ref's is _ref): the underscore keeps
+# the names private and lets type, not and if follow the same rule without shadowing a builtin or
+# a Python keyword. The min/max sizes and the numeric bounds share a builder each (_sized, _numeric).
 KEYWORDS: dict[str, Callable[..., Iterator[str]]] = {
-    "$ref": _kw_ref,
-    "type": _kw_type,
-    "enum": _kw_enum,
-    "const": _kw_const,
-    "required": _kw_required,
-    "properties": _kw_properties,
-    "patternProperties": _kw_pattern_properties,
-    "additionalProperties": _kw_additional_properties,
-    "dependentRequired": _kw_dependent_required,
-    "propertyNames": _kw_property_names,
+    "$ref": _ref,
+    "type": _type,
+    "enum": _enum,
+    "const": _const,
+    "required": _required,
+    "properties": _properties,
+    "patternProperties": _patternProperties,
+    "additionalProperties": _additionalProperties,
+    "dependentRequired": _dependentRequired,
+    "propertyNames": _propertyNames,
     "minProperties": _sized(dict, "properties", at_least=True),
     "maxProperties": _sized(dict, "properties", at_least=False),
-    "prefixItems": _kw_prefix_items,
-    "items": _kw_items,
-    "contains": _kw_contains,
+    "prefixItems": _prefixItems,
+    "items": _items,
+    "contains": _contains,
     "minItems": _sized(list, "items", at_least=True),
     "maxItems": _sized(list, "items", at_least=False),
-    "uniqueItems": _kw_unique_items,
+    "uniqueItems": _uniqueItems,
     "minimum": _numeric(operator.ge, ">="),
     "maximum": _numeric(operator.le, "<="),
     "exclusiveMinimum": _numeric(operator.gt, ">"),
     "exclusiveMaximum": _numeric(operator.lt, "<"),
-    "multipleOf": _kw_multiple_of,
-    "minLength": _kw_min_length,
-    "maxLength": _kw_max_length,
-    "pattern": _kw_pattern,
-    "allOf": _kw_all_of,
-    "anyOf": _kw_any_of,
-    "oneOf": _kw_one_of,
-    "not": _kw_not,
-    "if": _kw_if,
+    "multipleOf": _multipleOf,
+    "minLength": _minLength,
+    "maxLength": _maxLength,
+    "pattern": _pattern,
+    "allOf": _allOf,
+    "anyOf": _anyOf,
+    "oneOf": _oneOf,
+    "not": _not,
+    "if": _if,
 }
 # Not listed, so ignored as the spec allows for annotations: format, default, title,
 # description, examples, $defs, $schema, $comment, then/else (read by "if"), min/maxContains
@@ -832,7 +763,7 @@ def validate(schema: JSON, value: JSON) -> list[str]:
 
     Each error names the JSON path, what was expected and what was given, e.g.
     '$.priority: expected one of ["low", "normal", "high"], got "urgent"'.
-    Inside a $ref's target, an error two branches find is listed once (see _kw_ref).
+    Inside a $ref's target, an error two branches find is listed once (see _ref).
     A broken schema (bad $ref, bad pattern) is the programmer's mistake and raises ValueError.
     Example: validate({"type": "integer"}, 1.0) -> []
     """
@@ -906,640 +837,104 @@ def as_schema_types(schema: JSON, value: JSON) -> JSON:
         return value
 
 
-# --- 3b. compile_schema: compile once, validate many ---
+# --- 3b. Appendix: ECMA-262 regexes in Python's re (why pattern needs a translation) ---
 #
-# validate interprets the schema afresh for every value: it looks each keyword up, starts a
-# generator per keyword and per subschema, and re-reads siblings (additionalProperties reads
-# properties). A tool's schema does not change between calls, so that work can be done once.
-# compile_schema turns every subschema into a Plan: for each Python class json.loads returns,
-# the keyword checks that can say anything about a value of that class (minLength cannot fail
-# on 5, and "type": "string" cannot fail on a str), each a closure holding what it needs
-# precomputed (the set of required names, the compiled pattern, the text of an enum).
-# The compiled checks must agree with validate exactly: the same errors, in the same order, with
-# the same messages. They run in KEYWORDS order and write the messages the _kw_* functions write;
-# tests/test_compiled.py compares the two on every schema and value the tests use and on
-# thousands of random ones. What the compiler was not built for it leaves to validate: a broken
-# schema is not compiled at all, and a check that meets a $ref loop (or a value json.loads never
-# returns) hands that value to validate, which then raises or answers exactly as it always has.
+# JSON Schema says a `pattern` (and a patternProperties name) is an ECMA-262 regular expression
+# (2020-12 validation, section 6.3.3; core, section 6.4): the dialect of JavaScript's RegExp.
+# Python's re reads the same text differently in a few places, so a pattern handed to re.search
+# as it is would accept values that a validator following the spec rejects. Python's \d takes
+# "١٢" (Arabic-Indic digits) and \w takes "é", where ECMA's \d, \w and \b are ASCII-only; Python's
+# \s misses \ufeff and adds \x1c-\x1f; its . stops only at \n, ECMA's at \r, \u2028 and \u2029
+# too; its $ matches before a final newline, so "^[A-Z]+$" would take "SS\n". Python also lacks
+# syntax ECMA has: \p{L} / \P{L} (and \p{Nd}), \cJ, \u{1F600}, (?<name>...) and \k<name>.
+# _compile_ecma rewrites each of these into Python's form, character by character, and refuses
+# (a ValueError from _search, naming the pattern) what it cannot translate faithfully: another
+# \p{...} property; \P{L}, \D, \W or \S inside a [...] class; a lookbehind of varying width.
 
-Check = Callable[[JSON, str, int, list], None]  # (value, path, $refs followed at this path, errors) -> None
-
-
-class _Plan(dict):
-    """A compiled subschema: a value's Python class -> the keyword checks to run on it, in KEYWORDS order.
-
-    Run it with: for check in plan[value.__class__]: check(value, path, refs, errors)
-    """
-
-    every: tuple = ()  # for a class json.loads never returns (a str subclass): every check, each testing the type
-
-    def __missing__(self, cls: type) -> tuple:
-        return self.every
-
-
-class _CannotCompile(Exception):
-    """A keyword value the compiled checks do not handle (a broken schema): validate judges every value."""
-
-
-class _Unplanned(Exception):
-    """Raised by a compiled check that meets what it was not built for (a $ref loop): validate decides."""
-
-
-def _first_error(plan: _Plan, value: JSON, path: str, refs: int) -> str | None:
-    """Run a plan on a value; return its first error, or None if the value is valid.
-
-    subtle: validate stops at the first error here (is_valid); running on meets only more of the
-    schema, never less, so a $ref loop validate would meet is met here too, and handed to it.
-    """
-    errors: list[str] = []  # anyOf, oneOf, not, if and contains look only at the first
-    for check in plan[value.__class__]:
-        check(value, path, refs, errors)
-    return errors[0] if errors else None
-
-
-class _Suffixed:
-    """An error list that passes each error on to another with a suffix (errors of a property name)."""
-
-    def __init__(self, out: list, suffix: str):
-        self.out, self.suffix = out, suffix
-
-    def append(self, error: str) -> None:
-        self.out.append(error + self.suffix)
-
-
-def _reject(value, path, refs, out):
-    out.append(f"{path}: no value is allowed here, got {describe(value)}")
-
-
-_JSON_CLASSES = (str, int, float, bool, type(None), list, dict)  # what json.loads returns
-_READS = {  # keyword -> the classes whose values it can fail; a keyword not listed reads every value
-    **dict.fromkeys(["required", "properties", "patternProperties", "additionalProperties", "dependentRequired",
-                     "propertyNames", "minProperties", "maxProperties"], (dict,)),
-    **dict.fromkeys(["prefixItems", "items", "contains", "minItems", "maxItems", "uniqueItems"], (list,)),
-    **dict.fromkeys(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], (int, float)),
-    **dict.fromkeys(["minLength", "maxLength", "pattern"], (str,)),
+# ECMA-262 classes that differ from Python's: \d and \w are ASCII-only, \s has its own list.
+_ECMA_CLASSES = {"d": "0-9", "w": "A-Za-z0-9_",
+                 "s": "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"}
+_ASCII_WORD = "[A-Za-z0-9_]"
+_ECMA_ESCAPES = {  # escape -> its Python form outside a class
+    "b": f"(?:(?<={_ASCII_WORD})(?!{_ASCII_WORD})|(?<!{_ASCII_WORD})(?={_ASCII_WORD}))",  # an ASCII word boundary
+    "B": f"(?:(?<={_ASCII_WORD})(?={_ASCII_WORD})|(?<!{_ASCII_WORD})(?!{_ASCII_WORD}))",
 }
-# Python classes that certainly are each JSON type: "type" need not run for them (1.0 is an integer,
-# so float is not certain for "integer"; True is not an integer at all).
-_TYPE_CLASSES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
-                 "null": (type(None),), "array": (list,), "object": (dict,)}
 
 
-class _Compiler:
-    """Builds one Plan per subschema, once: a subschema used twice, or reached again by $ref, is shared."""
+@functools.lru_cache(maxsize=None)
+def _letters() -> str:
+    """Return every Unicode letter (category L) as the ranges of a character class, built on first use."""
+    ranges, first, last = [], None, None
+    for code in range(0x110000):
+        if chr(code).isalpha():  # str.isalpha is exactly categories Lu, Ll, Lt, Lm, Lo
+            first, last = (code if last != code - 1 else first), code
+            continue
+        if last == code - 1:
+            ranges.append(re.escape(chr(first)) + ("" if first == last else "-" + re.escape(chr(last))))
+    return "".join(ranges)
 
-    def __init__(self, root: JSON):
-        self.root = root
-        self.plans: dict[int, _Plan] = {}  # id(subschema) -> its Plan (the subschemas live as long as root)
-        self.memo = _refs_multiply(root)  # then each $ref meeting is judged once per call (see _compile_ref)
 
-    def plan(self, schema: JSON) -> _Plan:
-        """Return the Plan of a subschema, building it on first use."""
-        if id(schema) not in self.plans:
-            # subtle: the empty Plan is stored before it is filled, so a $ref back to this subschema
-            # (a recursive schema: {"items": {"$ref": "#"}}) finds it and shares it.
-            self.plans[id(schema)] = plan = _Plan()
-            self._fill(plan, schema)
-        return self.plans[id(schema)]
+def _property(name: str, negated: bool, in_class: bool) -> str:
+    """Translate \\p{name} / \\P{name} for the properties we know: letters and decimal digits."""
+    if name in ("L", "Letter"):
+        if negated and in_class:
+            raise re.error("\\P{L} inside [...] is not supported")
+        return _letters() if in_class else f"[{'^' if negated else ''}{_letters()}]"
+    if name in ("Nd", "Decimal_Number"):
+        return "\\D" if negated else "\\d"  # Python's \d is exactly category Nd
+    raise re.error(f"Unicode property \\p{{{name}}} is not supported")
 
-    def _fill(self, plan: _Plan, schema: JSON) -> None:
-        """Give each class the subschema's checks that can fail its values, in KEYWORDS order."""
-        if schema is True or schema is False:
-            checks = [] if schema is True else [(None, _reject)]  # false rejects every value
-        elif isinstance(schema, dict):
-            checks = [(kw, COMPILE[kw](self, schema[kw], schema)) for kw in COMPILE if kw in schema]
+
+def _translate_escape(pattern: str, i: int, in_class: bool) -> tuple[str, int]:
+    """Translate the escape at pattern[i] (a backslash); return its Python form and where to go on."""
+    nxt = pattern[i + 1: i + 2]
+    if nxt.lower() in _ECMA_CLASSES:
+        body = _ECMA_CLASSES[nxt.lower()]
+        if in_class and nxt.isupper():
+            raise re.error(f"\\{nxt} inside [...] is not supported")
+        return (body if in_class else f"[{'^' if nxt.isupper() else ''}{body}]"), i + 2
+    if nxt in ("p", "P") and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
+        end = pattern.index("}", i)
+        return _property(pattern[i + 3: end], nxt == "P", in_class), end + 1
+    if nxt in _ECMA_ESCAPES and not in_class:
+        return _ECMA_ESCAPES[nxt], i + 2
+    if nxt == "b":  # [\b] is a backspace in both dialects
+        return "\\x08", i + 2
+    if nxt == "c" and pattern[i + 2: i + 3].isascii() and pattern[i + 2: i + 3].isalpha():
+        return f"\\x{ord(pattern[i + 2]) % 32:02x}", i + 3  # \cJ is a control character
+    if nxt == "u" and pattern[i + 2: i + 3] == "{" and "}" in pattern[i:]:
+        end = pattern.index("}", i)
+        return f"\\U{int(pattern[i + 3: end], 16):08x}", end + 1  # \u{1F600}
+    if nxt == "k" and pattern[i + 2: i + 3] == "<" and ">" in pattern[i:]:
+        end = pattern.index(">", i)
+        return f"(?P={pattern[i + 3: end]})", end + 1  # a named back-reference
+    return pattern[i: i + 2], i + 2
+
+
+@functools.lru_cache(maxsize=512)
+def _compile_ecma(pattern: str) -> re.Pattern:
+    """Compile an ECMA-262 pattern (what JSON Schema specifies) with Python's re, rewritten as above says.
+
+    Example: r"^\\p{L}+$" matches "π"; r"^\\d+$" does not match "١٢"; r"^[A-Z]+$" does not match "SS\\n".
+    """
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            piece, i = _translate_escape(pattern, i, in_class)
+            out.append(piece)
+            continue
+        if not in_class and pattern.startswith("(?<", i) and pattern[i + 3: i + 4] not in ("=", "!"):
+            out.append("(?P<")  # a named group
+            i += 3
+            continue
+        if not in_class and c in ".$":
+            out.append("[^\\n\\r\\u2028\\u2029]" if c == "." else "\\Z")
         else:
-            raise _CannotCompile(f"schema {show(schema)} is not an object or a boolean")
-        checks = [(keyword, check) for keyword, check in checks if check is not None]
-        typed = _type_classes(schema["type"]) if isinstance(schema, dict) and "type" in schema else ()
-        for cls in _JSON_CLASSES:
-            plan[cls] = tuple(check for keyword, check in checks
-                              if cls in _READS.get(keyword, _JSON_CLASSES) and not (keyword == "type" and cls in typed))
-        plan.every = tuple(check for _, check in checks)
-
-
-def _names(names: JSON) -> list[str]:
-    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise _CannotCompile(f"expected a list of names, got {show(names)}")
-    return names
-
-
-def _number(limit: JSON) -> int | float:
-    if not _is_number(limit):
-        raise _CannotCompile(f"expected a number, got {show(limit)}")
-    return limit
-
-
-def _regex(pattern: JSON) -> re.Pattern:
-    try:
-        return _compile_ecma(pattern)
-    except Exception:  # not a string, or not a pattern we can translate: validate raises its own error
-        raise _CannotCompile(f"unusable pattern {show(pattern)}") from None
-
-
-def _type_classes(expected: JSON) -> frozenset:
-    """Return the Python classes whose every value has one of the JSON types named. Example: 'number' -> {int, float}"""
-    names = _names(expected if isinstance(expected, list) else [expected])
-    return frozenset(cls for name in names for cls in _TYPE_CLASSES.get(name, ()))
-
-
-# Each _compile_* function takes (compiler, the keyword's value, the whole subschema) and returns
-# the keyword's check, or None when the keyword can never fail. Paths grow as child_path grows them.
-
-def _compile_type(compiler, expected, schema):
-    names = _names(expected if isinstance(expected, list) else [expected])
-    typed, said, integer = _type_classes(expected), " or ".join(names), "integer" in names
-
-    def check(value, path, refs, out):
-        cls = value.__class__  # the class decides, except for a float (1.0 is an integer) and unusual classes
-        if cls in typed or (cls is float and integer and value.is_integer()):
-            return
-        if cls not in _JSON_CLASSES and any(is_json_type(value, name) for name in names):
-            return
-        out.append(f"{path}: expected {said}, got {describe(value)}")
-    return check
-
-
-def _compile_enum(compiler, options, schema):
-    if not isinstance(options, list):
-        raise _CannotCompile(f"enum must be a list, got {show(options)}")
-    strings = {option for option in options if type(option) is str}  # json_equal: a str equals only a str
-    said = show(options, 200)
-
-    def check(value, path, refs, out):
-        found = value in strings if value.__class__ is str else any(json_equal(value, o) for o in options)
-        if not found:
-            out.append(f"{path}: expected one of {said}, got {show(value)}")
-    return check
-
-
-def _compile_const(compiler, const, schema):
-    said = show(const)
-
-    def check(value, path, refs, out):
-        if not json_equal(value, const):
-            out.append(f"{path}: expected exactly {said}, got {show(value)}")
-    return check
-
-
-def _compile_required(compiler, required, schema):
-    names = _names(required)
-    needed, said = set(names), f"(required: {list(names)})"
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict) and not value.keys() >= needed:
-            out.append(f"{path}: missing required properties {[n for n in names if n not in value]} {said}")
-    return check if names else None
-
-
-def _compile_properties(compiler, properties, schema):
-    if not isinstance(properties, dict) or not all(isinstance(name, str) for name in properties):
-        raise _CannotCompile(f"properties must map names to schemas, got {show(properties)}")
-    entries = [(name, child_path("", name), compiler.plan(sub)) for name, sub in properties.items() if sub is not True]
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict):
-            for name, suffix, sub in entries:
-                if name in value:
-                    member = value[name]
-                    member_checks = sub[member.__class__]
-                    if member_checks:
-                        member_path = path + suffix
-                        for member_check in member_checks:
-                            member_check(member, member_path, 0, out)  # a new path: no $ref followed there yet
-    return check if entries else None
-
-
-def _compile_pattern_properties(compiler, patterns, schema):
-    if not isinstance(patterns, dict):
-        raise _CannotCompile(f"patternProperties must map patterns to schemas, got {show(patterns)}")
-    entries = [(_regex(pattern), compiler.plan(sub)) for pattern, sub in patterns.items()]
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict):
-            for regex, sub in entries:
-                for name, member in value.items():
-                    if regex.search(name):
-                        for member_check in sub[member.__class__]:
-                            member_check(member, child_path(path, name), 0, out)
-    return check
-
-
-def _compile_additional_properties(compiler, extra_schema, schema):
-    declared, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
-    if not (isinstance(declared, dict) and isinstance(patterns, dict) and all(isinstance(k, str) for k in declared)):
-        raise _CannotCompile("additionalProperties needs properties and patternProperties to be objects")
-    regexes, known = [_regex(pattern) for pattern in patterns], set(declared)
-
-    def extra(value: dict) -> list[str]:
-        if not regexes:
-            return [] if value.keys() <= known else [k for k in value if k not in known]
-        return [k for k in value if k not in known and not any(regex.search(k) for regex in regexes)]
-
-    if extra_schema is False:
-        allowed = f"allowed: {sorted(declared)}" + (f", or names matching {sorted(patterns)}" if patterns else "")
-
-        def refuse(value, path, refs, out):
-            if isinstance(value, dict) and (names := extra(value)):
-                out.append(f"{path}: unexpected properties {names} ({allowed})")
-        return refuse
-    sub = compiler.plan(extra_schema)
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict):
-            for name in extra(value):
-                member = value[name]
-                for member_check in sub[member.__class__]:
-                    member_check(member, child_path(path, name), 0, out)
-    return check if extra_schema is not True else None
-
-
-def _compile_dependent_required(compiler, dependencies, schema):
-    if not isinstance(dependencies, dict):
-        raise _CannotCompile(f"dependentRequired must be an object, got {show(dependencies)}")
-    entries = [(name, _names(needs)) for name, needs in dependencies.items()]
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict):
-            for name, needs in entries:
-                if name in value and (missing := [n for n in needs if n not in value]):
-                    out.append(f"{path}: property {name!r} requires {missing} as well")
-    return check
-
-
-def _compile_property_names(compiler, sub_schema, schema):
-    sub = compiler.plan(sub_schema)
-
-    def check(value, path, refs, out):
-        if isinstance(value, dict):
-            named = _Suffixed(out, " (in a property name)")
-            for name in value:
-                for name_check in sub[name.__class__]:
-                    name_check(name, child_path(path, name), 0, named)
-    return check if sub_schema is not True else None
-
-
-def _compile_size(kind: type, noun: str, at_least: bool):
-    """Build the compiler of minProperties, maxProperties, minItems or maxItems."""
-    def compile_keyword(compiler, limit, schema):
-        limit = _number(limit)
-
-        def check(value, path, refs, out):
-            if isinstance(value, kind) and (len(value) < limit if at_least else len(value) > limit):
-                out.append(f"{path}: expected at {'least' if at_least else 'most'} {limit} {noun}, got {len(value)}")
-        return check
-    return compile_keyword
-
-
-def _compile_prefix_items(compiler, prefix, schema):
-    if not isinstance(prefix, list):
-        raise _CannotCompile(f"prefixItems must be a list, got {show(prefix)}")
-    subs = [compiler.plan(sub) for sub in prefix]
-
-    def check(value, path, refs, out):
-        if isinstance(value, list):
-            for i, (sub, item) in enumerate(zip(subs, value)):
-                for item_check in sub[item.__class__]:
-                    item_check(item, f"{path}[{i}]", 0, out)
-    return check
-
-
-def _compile_items(compiler, sub_schema, schema):
-    prefix = schema.get("prefixItems", [])
-    if not isinstance(prefix, list):
-        raise _CannotCompile(f"prefixItems must be a list, got {show(prefix)}")
-    start = len(prefix)  # 2020-12: items covers what prefixItems does not
-    if sub_schema is False:
-        def refuse(value, path, refs, out):
-            if isinstance(value, list) and len(value) > start:
-                out.append(f"{path}: expected at most {start} items, got {len(value)}")
-        return refuse
-    sub = compiler.plan(sub_schema)
-
-    def check(value, path, refs, out):
-        if isinstance(value, list):
-            for i in range(start, len(value)):
-                item = value[i]
-                for item_check in sub[item.__class__]:
-                    item_check(item, f"{path}[{i}]", 0, out)
-    return check if sub_schema is not True else None
-
-
-def _compile_contains(compiler, sub_schema, schema):
-    low, high = _number(schema.get("minContains", 1)), schema.get("maxContains")
-    high = None if high is None else _number(high)
-    sub, said = compiler.plan(sub_schema), show(sub_schema)
-
-    def check(value, path, refs, out):
-        if isinstance(value, list):  # subtle: validate tests the items at the array's own path
-            matches = sum(1 for item in value if _first_error(sub, item, path, refs) is None)
-            if matches < low:
-                out.append(f"{path}: expected at least {low} items matching 'contains' {said}, got {matches}")
-            if high is not None and matches > high:
-                out.append(f"{path}: expected at most {high} items matching 'contains' {said}, got {matches}")
-    return check
-
-
-def _compile_unique_items(compiler, unique, schema):
-    def check(value, path, refs, out):
-        if not isinstance(value, list):
-            return
-        if all(item.__class__ is str for item in value) and len(set(value)) == len(value):
-            return  # distinct strings, the common case; anything else takes the interpreter's pairing of repeats
-        for error in _kw_unique_items(None, unique, value, schema, path):
-            out.append(error)
-    return check if unique else None
-
-
-def _compile_bound(compare: Callable[[Any, Any], bool], phrase: str):
-    """Build the compiler of minimum, maximum, exclusiveMinimum or exclusiveMaximum."""
-    def compile_keyword(compiler, limit, schema):
-        limit = _number(limit)
-
-        def check(value, path, refs, out):
-            if _is_number(value) and not compare(value, limit):
-                out.append(f"{path}: expected a number {phrase} {limit}, got {show(value)}")
-        return check
-    return compile_keyword
-
-
-def _compile_multiple_of(compiler, divisor, schema):
-    if not _is_number(divisor) or divisor <= 0 or isinstance(divisor, float) and not math.isfinite(divisor):
-        raise _CannotCompile(f"multipleOf must be a finite number greater than 0, got {show(divisor)}")
-    p, q = _decimal_ratio(divisor)
-
-    def check(value, path, refs, out):
-        if _is_number(value) and not (_finite(value) and _multiple(_decimal_ratio(value), p, q)):
-            out.append(f"{path}: expected a multiple of {divisor}, got {show(value)}")
-    return check
-
-
-def _decimal_ratio(x: int | float) -> tuple[int, int]:
-    """Return the exact value of the decimal a number is written as, as _exact does but faster. Example: 0.1 -> (1, 10)"""
-    return x.as_integer_ratio() if isinstance(x, int) else Decimal(repr(x)).as_integer_ratio()
-
-
-def _multiple(ratio: tuple[int, int], p: int, q: int) -> bool:
-    """Say whether n/d is a whole multiple of p/q: (n/d) / (p/q) = n*q / (d*p). Example: ((3, 10), 1, 10) -> True"""
-    n, d = ratio
-    return n * q % (d * p) == 0
-
-
-def _compile_length(at_least: bool):
-    """Build the compiler of minLength or maxLength."""
-    def compile_keyword(compiler, limit, schema):
-        limit = _number(limit)
-
-        def check(value, path, refs, out):
-            if isinstance(value, str) and (len(value) < limit if at_least else len(value) > limit):
-                out.append(f"{path}: expected at {'least' if at_least else 'most'} {limit} characters, "
-                           f"got {len(value)} in {show(value)}")
-        return check
-    return compile_keyword
-
-
-def _compile_pattern(compiler, pattern, schema):
-    regex = _regex(pattern)
-
-    def check(value, path, refs, out):
-        if isinstance(value, str) and regex.search(value) is None:
-            out.append(f"{path}: expected a string matching /{pattern}/, got {show(value)}")
-    return check
-
-
-def _subschemas(compiler, subs: JSON, keyword: str) -> list[_Plan]:
-    if not isinstance(subs, list):
-        raise _CannotCompile(f"{keyword} must be a list of schemas, got {show(subs)}")
-    return [compiler.plan(sub) for sub in subs]
-
-
-def _compile_all_of(compiler, subs, schema):
-    plans = _subschemas(compiler, subs, "allOf")
-
-    def check(value, path, refs, out):
-        for sub in plans:
-            for sub_check in sub[value.__class__]:
-                sub_check(value, path, refs, out)
-    return check
-
-
-def _mentions_ref(schema: JSON) -> bool:
-    """Say whether "$ref" appears anywhere in a schema, i.e. whether its checks might follow a $ref loop."""
-    if isinstance(schema, dict):
-        return "$ref" in schema or any(_mentions_ref(v) for v in schema.values())
-    return isinstance(schema, list) and any(_mentions_ref(v) for v in schema)
-
-
-def _first_errors(alternatives: list[tuple[_Plan, bool]], value, path, refs, stop_at_match: bool) -> list[str | None]:
-    """Return each alternative's first error (None: it matched), as anyOf and oneOf report them.
-
-    subtle: validate runs every alternative, though it shows only the first error of each; once
-    one alternative matched, anyOf need not run the rest (stop_at_match), except one that mentions
-    "$ref": it runs all the same, so that a $ref loop is met as validate meets it.
-    """
-    firsts: list[str | None] = []
-    for sub, mentions_ref in alternatives:
-        if mentions_ref or not (stop_at_match and None in firsts):
-            firsts.append(_first_error(sub, value, path, refs))
-    return firsts
-
-
-def _compile_any_of(compiler, subs, schema):
-    alternatives = list(zip(_subschemas(compiler, subs, "anyOf"), map(_mentions_ref, subs)))
-
-    def check(value, path, refs, out):
-        firsts = _first_errors(alternatives, value, path, refs, stop_at_match=True)
-        if None not in firsts:
-            out.append(_none_matched("anyOf", firsts, value, path))
-    return check
-
-
-def _compile_one_of(compiler, subs, schema):
-    alternatives = list(zip(_subschemas(compiler, subs, "oneOf"), map(_mentions_ref, subs)))
-
-    def check(value, path, refs, out):
-        firsts = _first_errors(alternatives, value, path, refs, stop_at_match=False)
-        matched = [i for i, first in enumerate(firsts) if first is None]
-        if not matched:
-            out.append(_none_matched("oneOf", firsts, value, path))
-        elif len(matched) > 1:
-            out.append(f"{path}: expected exactly one oneOf alternative to match, "
-                       f"but {matched} all match {show(value)}")
-    return check
-
-
-def _compile_not(compiler, sub_schema, schema):
-    sub, said = compiler.plan(sub_schema), show(sub_schema)
-
-    def check(value, path, refs, out):
-        if _first_error(sub, value, path, refs) is None:
-            out.append(f"{path}: expected a value that does not match {said}, got {show(value)}")
-    return check
-
-
-def _compile_if(compiler, condition, schema):
-    test = compiler.plan(condition)
-    then, otherwise = compiler.plan(schema.get("then", True)), compiler.plan(schema.get("else", True))
-
-    def check(value, path, refs, out):
-        branch = then if _first_error(test, value, path, refs) is None else otherwise
-        for branch_check in branch[value.__class__]:
-            branch_check(value, path, refs, out)
-    return check
-
-
-def _compile_ref(compiler, ref, schema):
-    try:
-        target = _Validation(compiler.root).resolve(ref)
-    except Exception:  # not a string, or it does not resolve: validate raises its own error
-        raise _CannotCompile(f"$ref {show(ref)} does not resolve") from None
-    sub = compiler.plan(target)
-
-    memo = compiler.memo
-
-    def check(value, path, refs, out):
-        if refs >= MAX_REF_DEPTH:
-            raise _Unplanned("a $ref loop")  # validate meets the same loop and raises the error that names it
-        checks = sub[value.__class__]
-        if value.__class__ is not dict and value.__class__ is not list:  # a leaf: judged as validate does (_kw_ref)
-            for target_check in checks:
-                target_check(value, path, refs + 1, out)
-            return
-        key = (id(sub), id(value), path, refs)  # each meeting of a container and a $ref's target judged once (_kw_ref)
-        found = _CALL.seen.get(key) if memo else None
-        if found is None:
-            found = []
-            for target_check in checks:
-                target_check(value, path, refs + 1, found)
-            if len(found) > 1:
-                found = _once(found)
-            if memo:
-                _CALL.seen[key] = found
-        for error in found:
-            out.append(error)
-    return check
-
-
-class _Multiplies(Exception):
-    """Raised inside _refs_multiply: following the $refs can reach one subschema again and again."""
-
-
-def _refs_multiply(root: JSON, limit: int = 10_000) -> bool:
-    """Say whether following a schema's $refs could judge one value many times over: the $refs form
-    a cycle (a recursive schema), or inlining them all would write more than `limit` schema nodes
-    (refs to refs, several times each). Only then does a compiled schema memoize $ref meetings.
-    Example: {"items": {"$ref": "#"}} -> True; {"$defs": {"a": {}}, "properties": {"x": {"$ref": "#/$defs/a"}}} -> False
-    """
-    sizes: dict[int, int | None] = {}  # id(a $ref's target) -> its inlined size (None: being measured)
-    resolver = _Validation(root)
-
-    def size(node: JSON) -> int:
-        if isinstance(node, list):
-            return 1 + sum(size(item) for item in node)
-        if not isinstance(node, dict):
-            return 1
-        total = 1 + sum(size(v) for k, v in node.items() if k != "$ref")
-        if "$ref" in node:
-            try:
-                target = resolver.resolve(node["$ref"])
-            except Exception:  # a broken $ref: validate reports it; nothing multiplies
-                target = None
-            if target is not None:
-                if id(target) in sizes and sizes[id(target)] is None:
-                    raise _Multiplies  # a cycle
-                if id(target) not in sizes:
-                    sizes[id(target)] = None
-                    sizes[id(target)] = size(target)
-                total += sizes[id(target)]
-        if total > limit:
-            raise _Multiplies
-        return total
-    try:
-        size(root)
-        return False
-    except (_Multiplies, RecursionError):
-        return True
-
-
-_CALL = threading.local()  # .seen: the running Validator call's $ref meetings (each thread runs its own calls)
-
-
-COMPILE: dict[str, Callable[[_Compiler, JSON, dict], Check | None]] = {  # keyword -> its check's builder
-    "$ref": _compile_ref,
-    "type": _compile_type,
-    "enum": _compile_enum,
-    "const": _compile_const,
-    "required": _compile_required,
-    "properties": _compile_properties,
-    "patternProperties": _compile_pattern_properties,
-    "additionalProperties": _compile_additional_properties,
-    "dependentRequired": _compile_dependent_required,
-    "propertyNames": _compile_property_names,
-    "minProperties": _compile_size(dict, "properties", at_least=True),
-    "maxProperties": _compile_size(dict, "properties", at_least=False),
-    "prefixItems": _compile_prefix_items,
-    "items": _compile_items,
-    "contains": _compile_contains,
-    "minItems": _compile_size(list, "items", at_least=True),
-    "maxItems": _compile_size(list, "items", at_least=False),
-    "uniqueItems": _compile_unique_items,
-    "minimum": _compile_bound(operator.ge, ">="),
-    "maximum": _compile_bound(operator.le, "<="),
-    "exclusiveMinimum": _compile_bound(operator.gt, ">"),
-    "exclusiveMaximum": _compile_bound(operator.lt, "<"),
-    "multipleOf": _compile_multiple_of,
-    "minLength": _compile_length(at_least=True),
-    "maxLength": _compile_length(at_least=False),
-    "pattern": _compile_pattern,
-    "allOf": _compile_all_of,
-    "anyOf": _compile_any_of,
-    "oneOf": _compile_one_of,
-    "not": _compile_not,
-    "if": _compile_if,
-}
-
-
-class Validator:
-    """A schema compiled by compile_schema: call it on a value to get validate's errors, sooner."""
-
-    def __init__(self, schema: JSON, plan: _Plan | None):
-        self.schema = schema
-        self._plan = plan  # None: the schema is broken somewhere, so validate judges every value
-        self._refs = plan is not None and _refs_multiply(schema)  # only then can one value meet one subschema twice
-
-    def __call__(self, value: JSON) -> list[str]:
-        """Return the errors validate(self.schema, value) returns (or raise what it raises)."""
-        if self._plan is None:
-            return validate(self.schema, value)
-        if self._refs:
-            saved, _CALL.seen = getattr(_CALL, "seen", None), {}
-        errors: list[str] = []
-        try:
-            for check in self._plan[value.__class__]:
-                check(value, "$", 0, errors)
-        except RecursionError:
-            return ["$: the value is nested too deeply to validate"]
-        except (_Unplanned, TypeError, AttributeError):  # a $ref loop, or a value json.loads never returns
-            return validate(self.schema, value)
-        finally:
-            if self._refs:
-                _CALL.seen = saved
-        return errors
-
-
-def compile_schema(schema: JSON) -> Validator:
-    """Compile a JSON Schema once into a Validator that returns exactly validate's errors, several times faster.
-
-    A tool's schema is fixed, so the registry compiles it once, at the tool's first call.
-    A schema broken somewhere (a $ref that does not resolve, a bad pattern, "minimum": "5") is
-    not compiled: its Validator hands each value to validate, which raises when a value reaches
-    the broken part, and not before. A schema changed in place must be compiled again.
-    Example: compile_schema({"type": "integer", "minimum": 1})(0) -> ['$: expected a number >= 1, got 0']
-    """
-    try:
-        return Validator(schema, _Compiler(schema).plan(schema))
-    except Exception:  # _CannotCompile, or a schema too deep or too odd to compile: validate judges it
-        return Validator(schema, None)
+            out.append(c)
+        in_class = (c == "[") or (in_class and c != "]")
+        i += 1
+    return re.compile("".join(out))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1584,6 +979,13 @@ def _union_schema(args: tuple) -> dict:
         return {"anyOf": [schema_for_type(a) for a in args]}
     schema = schema_for_type(options[0])
     return nullable(schema) if len(options) < len(args) else schema
+
+
+def _mentions_ref(schema: JSON) -> bool:
+    """Say whether "$ref" appears anywhere in a schema. Example: {"items": {"$ref": "#"}} -> True"""
+    if isinstance(schema, dict):
+        return "$ref" in schema or any(_mentions_ref(v) for v in schema.values())
+    return isinstance(schema, list) and any(_mentions_ref(v) for v in schema)
 
 
 def nullable(schema: dict) -> dict:
@@ -1704,8 +1106,6 @@ class ToolRegistry:
 
     def __init__(self, tools: typing.Iterable[Tool] = ()):
         self._tools: dict[str, Tool] = {}
-        self._validators: dict[str, Validator] = {}  # name -> its compiled parameters schema
-        self._integers: dict[str, tuple[dict, bool]] = {}  # name -> (the schema looked at, mentions "integer")
         for tool in tools:
             self.register(tool)
 
@@ -1713,25 +1113,8 @@ class ToolRegistry:
         """Add a tool; a second tool with the same name is a programmer's mistake."""
         if tool.name in self._tools:
             raise ValueError(f"a tool named {tool.name!r} is already registered")
-        self._tools[tool.name] = tool  # its schema is compiled at its first call: a registry of 150 tools
-        return tool                     # whose model calls two pays for two compilations, not 150
-
-    def _validator(self, tool: Tool) -> Validator:
-        """Return the tool's compiled schema; a tool whose parameters were replaced is compiled again."""
-        validator = self._validators.get(tool.name)
-        if validator is None or validator.schema is not tool.parameters:
-            validator = self._validators[tool.name] = compile_schema(tool.parameters)
-        return validator
-
-    def _mentions_integer(self, tool: Tool) -> bool:
-        """Say whether the tool's schema says "integer" anywhere (only then can a 5.0 need to become 5).
-
-        Worked out once per schema object: a tool whose parameters are replaced is looked at again.
-        """
-        cached = self._integers.get(tool.name)
-        if cached is None or cached[0] is not tool.parameters:
-            cached = self._integers[tool.name] = (tool.parameters, '"integer"' in json.dumps(tool.parameters, default=str))
-        return cached[1]
+        self._tools[tool.name] = tool
+        return tool
 
     def tool(self, fn: Callable | None = None, *, name: str | None = None, description: str | None = None,
              read_only: bool = False):
@@ -1767,7 +1150,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments",
                               message=_not_an_object_message(tool.name, arguments))
         try:
-            errors = self._validator(tool)(arguments)
+            errors = validate(tool.parameters, arguments)
         except Exception as exc:  # the tool's own schema is broken: not the model's fault
             return ToolResult(False, error_kind="execution_error",
                               message=f"{tool.name} has a broken schema ({exc}); this is a bug in the tool, not in your call")
@@ -1775,7 +1158,7 @@ class ToolRegistry:
             return ToolResult(False, error_kind="invalid_arguments", message=(
                 f"invalid arguments for {tool.name}: " + "; ".join(errors)
                 + f". Nothing was executed. Fix the arguments and call {tool.name} again."))
-        return _execute(tool, as_schema_types(tool.parameters, arguments) if self._mentions_integer(tool) else arguments)
+        return _execute(tool, as_schema_types(tool.parameters, arguments) if _says_integer(tool.parameters) else arguments)
 
     def unknown_tool_message(self, name: object) -> str:
         """Say that a tool does not exist, list the real ones and the closest name."""
@@ -1786,6 +1169,11 @@ class ToolRegistry:
                 else " No listed tool has a similar name.")
         return (f"unknown tool {shown}. Available tools: {', '.join(available) or '(none)'}.{hint} "
                 "If no tool fits the request, answer the user directly instead of calling a tool.")
+
+
+def _says_integer(schema: JSON) -> bool:
+    """Say whether a schema says "integer" anywhere: only then can a 5.0 need to become 5 (as_schema_types)."""
+    return '"integer"' in json.dumps(schema, default=str)
 
 
 def _not_an_object_message(name: str, arguments: object) -> str:

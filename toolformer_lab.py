@@ -1,25 +1,30 @@
 """toolformer_lab: why language models need tools, and how Toolformer teaches one when to call them.
 
-What it implements (lecture 001 sections 1-3, handout code 01 and 02):
-  1. A word tokenizer and `NGramLM`, a word n-gram model of any order with interpolated
-     Kneser-Ney smoothing, greedy generation and log-probabilities.
-  2. `CachedLM`, a copy cache mixed in with weight 0.2: the smallest stand-in for a transformer
-     copying from its context, so that an API result placed before a position can help
-     predict it. It copies content words only; a switch lets it copy punctuation too, to show
-     the pitfall the handout ran into.
-  3. Toolformer's three data-building steps (Schick et al., 2023, "Toolformer: Language Models
-     Can Teach Themselves to Use Tools", section 2): candidate calls, execution through a
-     tool_core.ToolRegistry, and the weighted-loss filter L- - L+ >= tau_f; then step 4,
-     retraining on the augmented text and measuring where the model now writes "[".
-  4. ToolkenGPT's training target (Hao et al., 2023): a toolken at the first result token,
-     the other result tokens marked [N/A] and left out of the loss.
-  5. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py.
-  6. Constrained decoding (lecture 003 section 2; sections 11-17, behind scripts/08_constrained_decoding.py):
-     a byte-pair vocabulary learned from the lab's text and calls, one n-gram per tool writing call
-     arguments, the integer regex as a finite automaton, a JSON Schema compiled into a deterministic
-     pushdown automaton, token masks computed three ways (every token, a prefix tree, precomputed per
-     state as XGrammar does), masked sampling, and what masking does not give (Grammar-Aligned
-     Decoding's distortion). Section 11 says what the chapter follows and leaves out.
+Contents (lecture 001 sections 1-3, handout code 01 and 02; lecture 003 section 2), each chapter
+with the script and demo that show it:
+  1-3. Tokens, NGramLM and the copy cache                      scripts/01 demos 1-2; scripts/02
+     A word tokenizer and `NGramLM`, a word n-gram model of any order with interpolated
+     Kneser-Ney smoothing; `CachedLM`, a copy cache mixed in with weight 0.2: the smallest
+     stand-in for a transformer copying from its context, so that an API result placed before
+     a position can help predict it (content words only; a switch copies punctuation too, the
+     pitfall the handout ran into).
+  4-7. Toolformer's data-building steps                        scripts/02 demos 1-3
+     Schick et al., 2023, "Toolformer: Language Models Can Teach Themselves to Use Tools",
+     section 2: candidate calls, execution through a tool_core.ToolRegistry, the weighted-loss
+     filter L- - L+ >= tau_f (the worked numbers first); then step 4, retraining on the
+     augmented text and measuring where the model now writes "[".
+  8. ToolkenGPT's training target                              scripts/02 demo 4
+     Hao et al., 2023: a toolken at the first result token, the other result tokens marked
+     [N/A] and left out of the loss.
+  9-10. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py.
+  11-16. Constrained decoding                                  scripts/08 demos 1-6
+     A byte-pair vocabulary learned from the lab's text and calls, one n-gram per tool writing
+     call arguments, the integer regex as a finite automaton (demo 2), a JSON Schema as a
+     deterministic pushdown automaton (`schema_automaton`, demo 3), token masks computed three
+     ways (every token, a prefix tree, precomputed per state as XGrammar does; demos 4-5),
+     masked sampling, and what masking does not give (Grammar-Aligned Decoding's distortion,
+     demo 6). Section 11 says what the chapter follows and leaves out.
+  17. The demos behind scripts/08_constrained_decoding.py.
 
 What it leaves out: the paper samples candidate positions and calls from the model itself
 (p_i > tau_s with a few-shot prompt); we generate them with rules. The paper fine-tunes GPT-J
@@ -1184,7 +1189,7 @@ def demo_toolken() -> str:
 # The pushdown automaton follows Sipser (Introduction to the Theory of Computation, section 2.4); the
 # three ways to compute a mask follow XGrammar (Dong et al., MLSys 2025, https://arxiv.org/abs/2411.15100);
 # the distortion follows Grammar-Aligned Decoding (Park et al., NeurIPS 2024, https://arxiv.org/abs/2405.21047).
-# Left out: JSON Schema beyond the tool-call subset (compile_schema refuses the rest by name);
+# Left out: JSON Schema beyond the tool-call subset (schema_automaton refuses the rest by name);
 # XGrammar's persistent stack, its bitset masks, its fuller context expansion and its overlap of the
 # mask with the model's own step; a tokenizer over bytes (ours covers printable ASCII); GAD's fix (ASAp).
 
@@ -1547,8 +1552,8 @@ class SchemaNode:
     items: "SchemaNode | None"
 
 
-def compile_schema(schema: dict, path: str = "#") -> SchemaNode:
-    """Compile the tool-call subset of JSON Schema into nodes for the pushdown automaton; refuse everything else.
+def schema_automaton(schema: dict, path: str = "#") -> SchemaNode:
+    """Build the pushdown automaton's nodes for the tool-call subset of JSON Schema; refuse everything else.
 
     Supported: type (one or a list), properties, required, additionalProperties (false, or left
     out, which is read as false, as OpenAI's strict mode requires), items, enum (of scalars).
@@ -1576,7 +1581,7 @@ def compile_schema(schema: dict, path: str = "#") -> SchemaNode:
     if "array" in types:
         if "items" not in schema:
             raise ValueError(f"{path}: an array needs \"items\": the automaton must know what each item may be")
-        node.items = compile_schema(schema["items"], f"{path}/items")
+        node.items = schema_automaton(schema["items"], f"{path}/items")
     return node
 
 
@@ -1589,7 +1594,7 @@ def _compile_object(schema: dict, node: SchemaNode, path: str) -> None:
     missing = [r for r in schema.get("required", []) if r not in schema["properties"]]
     if missing:
         raise ValueError(f"{path}: required {missing} are not in properties, so no object could be valid")
-    node.keys = {json.dumps(k): compile_schema(sub, f"{path}/properties/{k}")
+    node.keys = {json.dumps(k): schema_automaton(sub, f"{path}/properties/{k}")
                  for k, sub in schema["properties"].items()}
     node.required = frozenset(json.dumps(k) for k in schema.get("required", []))
 
@@ -1779,7 +1784,7 @@ class SchemaAutomaton:
     """
 
     def __init__(self, schema: dict):
-        self.schema, self.root = schema, compile_schema(schema)
+        self.schema, self.root = schema, schema_automaton(schema)
 
     def start(self) -> Config:
         """Return the first configuration: a value of the root schema, with the end below it."""

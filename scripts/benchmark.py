@@ -6,9 +6,8 @@
    of the same 1,000 payloads and the naive regex parser (target: at most 2x json.loads).
 3. parse_tool_calls on about 1 MB of broken calls (it must stay linear), and the inputs an
    outside fuzz found quadratic or worse (a fence and a run of blanks, recursive schemas, ...).
-4. Tool-call arguments checked against ten tool schemas: validate (the interpreter) beside
-   compile_schema (compiled once per schema), on valid and on invalid arguments.
-5. ToolRegistry.call (compiled validation + execute) on the Orrin Grid create_ticket schema.
+4. Tool-call arguments checked against ten tool schemas by validate, on valid and on invalid arguments.
+5. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
 6. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
    and MCP tools/call round trips per second in process, over stdio and over Streamable HTTP
    (a trivial tool, so the figure is the protocol's cost, not the tool's); then the load check:
@@ -127,7 +126,6 @@ def pathological_throughput() -> list[list]:
     cases = [("a fence opener and 1 MB of blanks (parse_tool_calls)", lambda: tool_core.parse_tool_calls(blanks)),
              ("80,000 unclosed <tool_result> tags (parse_tool_results)", lambda: tool_core.parse_tool_results(tags)),
              ("a recursive anyOf, a value 40 deep (validate)", lambda: tool_core.validate(recursive, deep)),
-             ("the same, compiled", lambda: tool_core.compile_schema(recursive)(deep)),
              ("12 parallel calls matching none (ast_grade, optimal)", lambda: bfcl_lab.ast_grade(
                  [bfcl_lab.ADD], [{"add": {"a": [i], "b": [0]}} for i in range(12)],
                  [{"add": {"a": i + 100, "b": 0}} for i in range(12)], "parallel", optimal=True)),
@@ -299,21 +297,16 @@ TOOL_SCHEMAS = [  # (tool name, parameters schema, valid arguments, invalid argu
 
 
 def validation_throughput(repeat: int) -> list[list]:
-    """Time validate and the compiled Validator on the valid, the invalid and all argument objects of TOOL_SCHEMAS."""
+    """Time validate on the valid, the invalid and all argument objects of TOOL_SCHEMAS, in us per object."""
     valid = [(schema, value) for _, schema, good, _ in TOOL_SCHEMAS for value in good]
     invalid = [(schema, value) for _, schema, _, bad in TOOL_SCHEMAS for value in bad]
     assert all(not tool_core.validate(s, v) for s, v in valid) and all(tool_core.validate(s, v) for s, v in invalid)
     rows, rounds = [], 100
     for label, pairs in [("valid arguments", valid), ("invalid arguments", invalid), ("all of them", valid + invalid)]:
-        compiled = [(tool_core.compile_schema(schema), value) for schema, value in pairs]
         errors = [tool_core.validate(schema, value) for schema, value in pairs]
-        assert [check(value) for check, value in compiled] == errors, "compiled and validate must agree"
-        best = best_of_each(5 * repeat, {
-            "validate": lambda: [tool_core.validate(s, v) for _ in range(rounds) for s, v in pairs],
-            "compiled": lambda: [check(v) for _ in range(rounds) for check, v in compiled]})
-        each = {name: seconds / (rounds * len(pairs)) * 1e6 for name, seconds in best.items()}
-        rows.append([f"{label} ({len(pairs)} objects, {sum(map(len, errors))} errors)", f"{each['validate']:.1f}",
-                     f"{each['compiled']:.1f}", f"{each['validate'] / each['compiled']:.1f}x"])
+        seconds = best_of(5 * repeat, lambda: [tool_core.validate(s, v) for _ in range(rounds) for s, v in pairs])
+        rows.append([f"{label} ({len(pairs)} objects, {sum(map(len, errors))} errors)",
+                     f"{seconds / (rounds * len(pairs)) * 1e6:.1f}"])
     return rows
 
 
@@ -324,7 +317,7 @@ def registry_throughput(repeat: int) -> str:
     n = 2000
     ok = best_of(repeat, lambda: [registry.call("create_ticket", good) for _ in range(n)])
     refused = best_of(repeat, lambda: [registry.call("create_ticket", bad) for _ in range(n)])
-    return (f"ToolRegistry.call: {n / ok:,.0f} valid create_ticket calls/s (compiled validation + execute), "
+    return (f"ToolRegistry.call: {n / ok:,.0f} valid create_ticket calls/s (validate + execute), "
             f"{n / refused:,.0f} refused calls/s (two errors each)")
 
 
@@ -552,7 +545,7 @@ def main() -> None:
     print("\nInputs that were once quadratic or worse (each took seconds to minutes):\n")
     print(tool_core.format_table(["input", "ms"], pathological_throughput()))
     print("\nChecking tool-call arguments against the ten schemas of TOOL_SCHEMAS (us per object):\n")
-    print(tool_core.format_table(["arguments", "validate", "compiled", "speed-up"], validation_throughput(args.repeat)))
+    print(tool_core.format_table(["arguments", "validate"], validation_throughput(args.repeat)))
     print("\n" + registry_throughput(args.repeat))
     print("\nCalls per second through the interfaces of scripts/04:\n")
     print(tool_core.format_table(["path", "calls/s"], interface_throughput()))

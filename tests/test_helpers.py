@@ -1,4 +1,5 @@
 """calculate (safe arithmetic on the ast), count_tokens (the stand-in tokenizer), format_table, show."""
+import ast
 import json
 import sys
 import unittest
@@ -6,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tool_core import calculate, count_tokens, format_table, show  # noqa: E402
+from tool_core import calculate, count_tokens, dotted_name, format_table, show  # noqa: E402
 
 
 class Calculate(unittest.TestCase):
@@ -100,6 +101,16 @@ class Calculate(unittest.TestCase):
         with self.assertRaises(ValueError) as ctx:
             calculate(17)
         self.assertIn("string", str(ctx.exception))
+
+
+class DottedName(unittest.TestCase):
+    def test_a_callee_read_as_a_dotted_name(self):
+        # by hand: the chain of attributes down to a plain name; anything else at the base is left out
+        cases = [("f()", ("f", True)), ("torch.hub.load()", ("torch.hub.load", True)), ("a.b.c.d()", ("a.b.c.d", True)),
+                 ("f().load()", ("load", False)), ("x[0].y()", ("y", False)), ("(lambda: 1)()", ("", False))]
+        for code, expected in cases:
+            with self.subTest(code=code):
+                self.assertEqual(dotted_name(ast.parse(code, mode="eval").body.func), expected)
 
 
 class CountTokens(unittest.TestCase):

@@ -355,6 +355,21 @@ class IntegersArriveAsInt(unittest.TestCase):
         self.assertEqual(refused.error_kind, "invalid_arguments")
         self.assertIn("$.limit: expected integer, got number 1.5", refused.message)
 
+    def test_replaced_parameters_take_effect_at_the_next_call(self):
+        def count(n: float) -> str:
+            """Return n with its Python type."""
+            return f"{type(n).__name__} {n}"
+
+        registry = ToolRegistry([tool_from_function(count)])
+        tool = registry.get("count")
+        for schema, expected in [({"type": "integer"}, "int 5"), ({"type": "number"}, "float 5.0"),
+                                 ({"type": "integer"}, "int 5")]:
+            tool.parameters = {"type": "object", "properties": {"n": schema}}
+            with self.subTest(schema=schema):
+                self.assertEqual(registry.call("count", {"n": 5.0}).content, expected)
+        tool.parameters = {"type": "object", "properties": {"n": {"type": "string"}}}
+        self.assertIn("$.n: expected string, got integer 5", registry.call("count", {"n": 5}).message)
+
     def test_types_from_hints_nested_included(self):
         received = {}
 
