@@ -24,7 +24,9 @@ BFCL examples), each chapter with the script and demo that show it:
      a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
   7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
      The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
-     interfaces' dialects (the one import of another lab module); the SDKs' retry rules.
+     interfaces' dialects (the one import of another lab module).
+  Appendices: A. reading Java and JavaScript call text as BFCL's tree-sitter parsers do;
+     B. the official SDKs' retry rules.
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
 differs is not a BFCL grader): only keyword arguments count (a positional argument is dropped
@@ -647,6 +649,1048 @@ def typed_value(param: str, value: JSON, spec: dict, language: str) -> tuple[JSO
                          f"{sorted(table)}")
     return convert(value, type_name, items), table[type_name], table[items]
 
+
+# The prompt-mode readers of Java and JavaScript call text (decode_java_calls, decode_js_calls) stand
+# in for BFCL's tree-sitter parsers; being machinery, not the lecture's idea, they are Appendix A.
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 3. Decoding what a model wrote: BFCL's Python-call strings, FC lists, our text protocol ---
+# ---------------------------------------------------------------------------------------------
+
+class DecodeError(ValueError):
+    """Raised when model output cannot be read as calls (BFCL: ast_decoder:decoder_failed)."""
+
+
+def decode_python_calls(text: str) -> list[dict]:
+    """Read BFCL's prompting format "[f(a=1), g(b='x')]" into [{f: {a: 1}}, ...], as its decoder does, never evaluating.
+
+    Only keyword arguments count (BFCL drops positional ones). A bare name becomes its text (a
+    "variable"); arithmetic is computed by tool_core.calculate; a call without keywords becomes
+    its source text; lambdas and other expressions are a DecodeError.
+    Example: "[add(a=2, b=3)]" -> [{'add': {'a': 2, 'b': 3}}]
+    """
+    cleaned = text.strip().strip("`\n ")
+    if not cleaned.startswith("["):
+        cleaned = "[" + cleaned
+    if not cleaned.endswith("]"):
+        cleaned += "]"
+    try:
+        tree = ast.parse(cleaned, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        raise DecodeError(f"not Python call syntax: {exc}") from None
+    elements = tree.elts if isinstance(tree, (ast.List, ast.Tuple)) else [tree]
+    out = []
+    for element in elements:
+        try:
+            if not isinstance(element, ast.Call):
+                raise DecodeError(f"expected a call, got {ast.unparse(element)[:60]!r}")
+            out.append(_resolve_call(element))
+        except (TypeError, AttributeError, RecursionError) as exc:  # {[1]: 2}, {**x}, 500 nested operators, ...
+            raise DecodeError(f"cannot read the call: {type(exc).__name__}: {str(exc)[:80]}") from None
+    return out
+
+
+def _resolve_call(call: ast.Call) -> dict:
+    return {tool_core.dotted_name(call.func)[0]: {k.arg: _resolve_value(k.value) for k in call.keywords
+                                                  if k.arg is not None}}
+
+
+def _resolve_value(node: ast.AST) -> JSON:
+    if isinstance(node, ast.Constant):
+        return "..." if node.value is Ellipsis else node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float, complex):
+        return -node.operand.value
+    if isinstance(node, ast.List):
+        return [_resolve_value(v) for v in node.elts]
+    if isinstance(node, ast.Tuple):
+        return tuple(_resolve_value(v) for v in node.elts)
+    if isinstance(node, ast.Dict):
+        return {_resolve_value(k): _resolve_value(v) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call):
+        return _resolve_call(node) if node.keywords else ast.unparse(node)
+    if isinstance(node, ast.Subscript):
+        return ast.unparse(node)
+    if isinstance(node, ast.BinOp):
+        try:
+            return tool_core.calculate(ast.unparse(node))  # BFCL evaluates it; we compute arithmetic safely
+        except ValueError as exc:
+            raise DecodeError(f"cannot read {ast.unparse(node)[:60]!r} as a value: {exc}") from None
+    raise DecodeError(f"unsupported argument {ast.unparse(node)[:60]!r} ({type(node).__name__})")
+
+
+_LOOKS_LIKE_CALLS = re.compile(r"\s*`*\s*\[?\s*[A-Za-z_][\w.]*\s*\(")
+
+
+def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
+    """Decode one model result into BFCL's call list; return (calls or None, what happened).
+
+    Accepts our text protocol (<tool_call> blocks, read by tool_core's robust parser: a
+    malformed call makes the whole output a decode failure, never "no call"), BFCL's
+    prompting strings, and function-calling lists [{name: "<JSON arguments>"}].
+    """
+    if isinstance(result, list):
+        if not result:
+            return [], "no call (no tool call in the reply)"
+        calls = []
+        for item in result:
+            if isinstance(item, ParseError):  # a native call the vendor's dialect could not read
+                return None, f"malformed call ({item.kind}: {item.message})"
+            if not (isinstance(item, dict) and len(item) == 1):
+                return None, f"a function-calling result must be a list of one-key objects, got {tool_core.show(item)}"
+            name, arguments = next(iter(item.items()))
+            if isinstance(arguments, str):
+                try:
+                    arguments = json.loads(arguments or "{}")  # some compatible servers send "" for no arguments
+                except (ValueError, RecursionError) as exc:
+                    return None, f"the arguments of {name} are not JSON: {exc}"
+            calls.append({name: arguments})
+        return calls, "function-calling list"
+    if not isinstance(result, str):
+        return None, f"a result must be a string or a list, got {tool_core.describe(result)}"
+    if tool_core.OPEN in result:
+        parsed = tool_core.parse_tool_calls(result)
+        if parsed.errors:
+            return None, f"malformed call ({parsed.errors[0].kind})"
+        return [{c.name: c.arguments} for c in parsed.calls], "text protocol"
+    if not _LOOKS_LIKE_CALLS.match(result):
+        return None, "no call (plain text)"  # BFCL's decoder would fail on it too: the same verdicts
+    try:
+        return decode_python_calls(result), "Python calls"
+    except DecodeError as exc:
+        return None, f"no call ({exc})"
+
+
+# --- 3b. BFCL's own decoders, per mode: what `bfcl evaluate` reads, quirk for quirk ---
+# decode_result above is the lab's lenient reader (any format, for the demos and --lenient); bfcl
+# evaluate reads each result with its handler's decode_ast, and only in the model's own format.
+
+MODES = ("prompt", "fc")
+
+
+def decode_ast(result: JSON, mode: str, language: str = "python") -> JSON:
+    """Decode one result as bfcl's decode_ast does for the mode; raise DecodeError where its decoder fails.
+
+    prompt: the text is stripped of backticks, newlines and spaces, put in [ ], and parsed as
+    calls of the language (Python by its ast, Java and JavaScript as bfcl's tree-sitter parsers
+    read them). fc: a list of {name: "<JSON arguments>"} (OpenAI's and Claude's handlers), each
+    argument string decoded with json.loads; anything else fails.
+    Example: decode_ast("[add(a=2, b=3)]", "prompt") -> [{'add': {'a': 2, 'b': 3}}]
+    """
+    if mode == "fc":
+        return _decode_fc(result)
+    if mode != "prompt":
+        raise ValueError(f"unknown mode {mode!r}; use one of {MODES}")
+    if not isinstance(result, str):  # bfcl calls .strip() on it: a list written for an FC model fails here
+        raise DecodeError(f"a prompt-mode result must be text, got {tool_core.json_type(result)}")
+    text = result.strip("`\n ")
+    text = text if text.startswith("[") else "[" + text
+    text = text if text.endswith("]") else text + "]"
+    if language == "java":
+        return decode_java_calls(text)
+    if language == "javascript":
+        return decode_js_calls(text)
+    return _decode_bfcl_python(text)
+
+
+def _decode_fc(result: JSON) -> list[dict]:
+    """[{name: '{"a": 1}'}] -> [{name: {"a": 1}}], as bfcl's FC handlers read it: "" is no call at all, and
+    a text result, dict arguments, an empty entry or arguments that are not JSON fail."""
+    if isinstance(result, str) and not result:
+        return []  # bfcl loops over the characters of "": no call
+    if not isinstance(result, list):
+        raise DecodeError(f"a function-calling result must be a list of {{name: arguments}}, got {tool_core.json_type(result)}")
+    decoded = []
+    for item in result:
+        if not isinstance(item, dict) or not item:
+            raise DecodeError(f"each call must be {{name: \"<JSON arguments>\"}}, got {tool_core.show(item, 80)}")
+        name, arguments = next(iter(item.items()))  # bfcl reads the first key only
+        if not isinstance(arguments, str):
+            raise DecodeError(f"the arguments of {name} must be a JSON string, got {tool_core.json_type(arguments)}")
+        try:
+            decoded.append({name: json.loads(arguments)})  # NaN, Infinity and repeated keys pass, as in bfcl
+        except (ValueError, RecursionError) as exc:
+            raise DecodeError(f"the arguments of {name} are not JSON: {exc}") from None
+    return decoded
+
+
+def _decode_bfcl_python(text: str) -> list[dict]:
+    """Parse "[f(a=1)]" as bfcl's ast_parse does: one call or a list of calls, keyword arguments only."""
+    try:
+        body = ast.parse(text.strip().strip("'"), mode="eval").body
+        calls = [body] if isinstance(body, ast.Call) else list(body.elts)
+        if not all(isinstance(c, ast.Call) for c in calls):
+            raise DecodeError("an element of the list is not a call")
+        return [_bfcl_call(c) for c in calls]
+    except DecodeError:
+        raise
+    except Exception as exc:  # bfcl fails the line on any exception its decoder raises, and quotes it
+        raise DecodeError(str(exc)[:300]) from None
+
+
+def _bfcl_call(call: ast.Call) -> dict:
+    """{dotted name: {keyword: value}}: positional arguments dropped, **kw kept under None, the last repeat wins."""
+    return {tool_core.dotted_name(call.func)[0]: {k.arg: _bfcl_value(k.value) for k in call.keywords}}
+
+
+def _bfcl_value(node: ast.AST) -> JSON:
+    """Read an argument as bfcl's resolve_ast_by_type does, its quirks kept (see the table in the tests)."""
+    if isinstance(node, ast.Constant):
+        return "..." if node.value is Ellipsis else node.value
+    if isinstance(node, ast.UnaryOp):  # subtle: bfcl negates whatever the operator: +5 -> -5, not True -> -1
+        return -node.operand.value
+    if isinstance(node, ast.List):
+        return [_bfcl_value(v) for v in node.elts]
+    if isinstance(node, ast.Dict):
+        return {_bfcl_value(k): _bfcl_value(v) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.BinOp):
+        return _binop(node)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Call):
+        return _bfcl_call(node) if node.keywords else ast.unparse(node)
+    if isinstance(node, ast.Tuple):
+        return tuple(_bfcl_value(v) for v in node.elts)
+    if isinstance(node, ast.Subscript):
+        return ast.unparse(node.value) + "[" + ast.unparse(node.slice) + "]"
+    raise DecodeError(f"Unsupported AST type: {type(node)}")  # Lambda fails too: bfcl's eval of it raises
+
+
+_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+              ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+              ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
+_UNARY = {ast.UAdd: lambda a: +a, ast.USub: lambda a: -a, ast.Invert: lambda a: ~a, ast.Not: lambda a: not a}
+
+
+def _binop(node: ast.AST) -> JSON:
+    """Compute what bfcl gets from eval(ast.unparse(node)) on constants (1 + 2, 'a' * 3, [1] + [2], 1 << 2),
+    never evaluating model-written text: inside the expression Python's own rules hold (+1 is 1 there).
+    A name fails, as bfcl's eval fails on it. Departure: a call (len('ab') + 1), which bfcl's eval would
+    run, fails here: the lab runs nothing a model wrote."""
+    if isinstance(node, ast.UnaryOp):
+        return _UNARY[type(node.op)](_binop(node.operand))  # TypeError on -'x': a failed decode, as in bfcl
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):  # their elements by eval's rules too: a name fails, +5 is 5
+        items = [_binop(v) for v in node.elts]
+        return items if isinstance(node, ast.List) else tuple(items)
+    if isinstance(node, ast.Dict) and None not in node.keys:
+        return {_binop(k): _binop(v) for k, v in zip(node.keys, node.values)}
+    if not isinstance(node, ast.BinOp):
+        raise DecodeError(f"cannot compute {ast.unparse(node)[:60]!r} without running it")
+    operator = _OPERATORS.get(type(node.op))
+    left, right = _binop(node.left), _binop(node.right)
+    if operator is None:
+        raise DecodeError(f"unsupported operator in {ast.unparse(node)[:60]!r}")
+    if isinstance(node.op, (ast.Pow, ast.LShift)) and isinstance(right, (int, float)) and abs(right) > 10_000:
+        raise DecodeError("an exponent or shift over 10,000: too large to compute")
+    if isinstance(node.op, ast.Mult) and any(isinstance(x, (str, list, tuple)) for x in (left, right)) and \
+            any(isinstance(x, int) and x > 100_000 for x in (left, right)):
+        raise DecodeError("a repetition over 100,000: too large to compute")
+    return operator(left, right)  # TypeError, ZeroDivisionError: a failed decode, caught by the caller
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 4. The execution grader: run the calls, compare the results ---
+# ---------------------------------------------------------------------------------------------
+
+FORECASTS = {"sanfrancisco": 64, "paris": 59}  # today's high in Fahrenheit, by normalised city name
+
+
+def bfcl_registry() -> ToolRegistry:
+    """Build real Python implementations of the nine questions' functions as a tool_core registry."""
+    registry = ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    @registry.tool(read_only=True)
+    def mult(a: int, b: int) -> int:
+        """Multiply two integers."""
+        return a * b
+
+    @registry.tool(read_only=True)
+    def convert_temperature(value: float, from_unit: str, to_unit: str) -> float:
+        """Convert a temperature between Fahrenheit and Celsius."""
+        if from_unit == to_unit:
+            return value
+        return round((value - 32) * 5 / 9, 2) if from_unit == "fahrenheit" else round(value * 9 / 5 + 32, 2)
+
+    @registry.tool(read_only=True)
+    def get_weather(city: str, unit: str = "fahrenheit") -> dict:
+        """Get today's weather in a city."""
+        key = standardize(city.split(",")[0])  # 'San Francisco, California' -> 'sanfrancisco'
+        key = {"sf": "sanfrancisco"}.get(key, key)
+        if key not in FORECASTS:
+            raise LookupError(f"no forecast for {city!r}")
+        high = FORECASTS[key]
+        return {"city": key, "high": high if unit == "fahrenheit" else round((high - 32) * 5 / 9), "unit": unit}
+
+    return registry
+
+
+def gold_calls(possible_answer: list[dict]) -> list[dict]:
+    """Pick one concrete call per expected call: each parameter's first acceptable value ("" = left out)."""
+    out = []
+    for expected in possible_answer:
+        name, options = next(iter(expected.items()))
+        out.append({name: {p: next(v for v in values if v != "") for p, values in options.items()
+                           if any(v != "" for v in values)}})
+    return out
+
+
+def _run(registry: ToolRegistry, calls: list[dict]) -> list[tool_core.ToolResult]:
+    return [registry.call(name, arguments) for call in calls for name, arguments in call.items()]
+
+
+def _same(a: JSON, b: JSON) -> bool:
+    """Compare results: numbers within 1e-6 relative (a float result may round differently), the rest exactly."""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+    return tool_core.json_equal(a, b)
+
+
+def exec_grade(possible_answer: list[dict], model_calls: list[dict] | None, category: str,
+               registry: ToolRegistry | None = None) -> Verdict:
+    """Run the model's calls and the gold calls; pass when every result matches (in any order for parallel)."""
+    registry = registry or bfcl_registry()
+    empty = model_calls is None or is_empty_output(model_calls)
+    if "irrelevance" in category:
+        return PASS if empty else Verdict(False, "exec:called", "A call was made where no function fits.")
+    if model_calls is None:
+        return Verdict(False, "exec:decoder_failed", "Nothing could be executed: the output did not decode.")
+    got = _run(registry, model_calls)
+    failed = [r for r in got if not r.ok]
+    if failed:
+        return Verdict(False, "exec:execution_error", failed[0].message)
+    want = [r.content for r in _run(registry, gold_calls(possible_answer))]
+    if len(got) != len(want):
+        return Verdict(False, "exec:wrong_count", f"{len(got)} results, expected {len(want)}.")
+    left = list(want)
+    for result in (r.content for r in got):
+        match = next((i for i, w in enumerate(left) if _same(result, w)), None)
+        if match is None:
+            return Verdict(False, "exec:wrong_result", f"result {tool_core.show(result)} is not among {tool_core.show(want)}.")
+        left.pop(match)
+    return PASS
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 5. Two hand-written models, and why the graders disagree on them ---
+# ---------------------------------------------------------------------------------------------
+
+def _calls(*calls: tuple[str, dict]) -> str:
+    return "\n".join(tool_core.call_text(name, arguments) for name, arguments in calls)
+
+
+# Each response is in the text protocol; the comment says what it is built to show.
+MODEL_A = {
+    "simple_0": _calls(("add", {"a": 2, "b": 3})),
+    "simple_1": _calls(("convert_temperature", {"value": 100, "from_unit": "fahrenheit", "to_unit": "celsius"})),
+    "simple_2": _calls(("get_weather", {"city": "San Francisco, California"})),  # right city, unlisted spelling
+    "multiple_0": _calls(("add", {"a": 2, "b": 3})),
+    "multiple_1": _calls(("mult", {"a": 6, "b": 7})),
+    "parallel_0": _calls(("add", {"a": 4, "b": 5}), ("add", {"a": 2, "b": 3})),  # any order is fine
+    "parallel_multiple_0": _calls(("add", {"a": 2, "b": 3}), ("mult", {"a": 4, "b": 5})),
+    "irrelevance_0": "I can only add here, and 2 x 3 is a multiplication, so I can't compute it with these tools.",
+    "irrelevance_1": _calls(("add", {"a": 0, "b": 0})),  # calls something when nothing fits
+}
+MODEL_B = {
+    "simple_0": _calls(("add", {"a": 3, "b": 2})),  # wrong arguments, right result by coincidence
+    "simple_1": '<tool_call>{"name": "convert_temperature", "arguments": {"value": 100, "from_unit": "fahr',  # cut off
+    "simple_2": _calls(("get_weather", {"city": "SF", "unit": "celsius"})),  # an unlisted unit
+    "multiple_0": _calls(("add", {"a": 2, "b": 3})),
+    "multiple_1": _calls(("add", {"a": 35, "b": 7})),  # the wrong function, the right number
+    "parallel_0": _calls(("add", {"a": 2, "b": 3})),  # one call where two were asked
+    "parallel_multiple_0": _calls(("add", {"a": 2, "b": 3}), ("mult", {"a": 4, "b": 5})),
+    "irrelevance_0": _calls(("add", {"a": 3, "b": 3})),  # makes 6 out of an addition: a call all the same
+    "irrelevance_1": "There is no weather tool here, so I can't tell; a forecast service would know.",
+}
+REASONS = {  # why the two graders disagree, per (model, question)
+    ("A", "simple_2"): "AST: 'San Francisco, California' is not among the listed spellings; execution: same forecast",
+    ("B", "simple_0"): "AST: a=3, b=2 is not the listed answer; execution: 3 + 2 = 5 all the same (coincidence)",
+    ("B", "multiple_1"): "AST: add is the wrong function; execution: 35 + 7 = 42 = 6 x 7 (coincidence)",
+}
+
+
+@dataclass
+class Graded:
+    """One model's answer to one question under both graders."""
+
+    question: str
+    decoded: list[dict] | None
+    how: str
+    ast: Verdict
+    exec: Verdict
+
+
+def grade_model(responses: dict[str, str], questions: list[dict] = QUESTIONS,
+                answers: list[dict] = POSSIBLE_ANSWERS) -> list[Graded]:
+    """Decode and grade a model's responses to the questions with both graders."""
+    truth = {a["id"]: a["ground_truth"] for a in answers}
+    registry = bfcl_registry()
+    out = []
+    for q in questions:
+        decoded, how = decode_result(responses.get(q["id"], ""))
+        category = category_of(q["id"])
+        out.append(Graded(q["id"], decoded, how, ast_grade(q["function"], truth[q["id"]], decoded, category),
+                          exec_grade(truth[q["id"]], decoded, category, registry)))
+    return out
+
+
+def _cell(v: Verdict) -> str:
+    return "pass" if v.valid else "FAIL " + v.error_type.split(":")[-1]
+
+
+def demo_bfcl() -> str:
+    """Grade two hand-written models on nine questions with the AST and the execution grader, side by side."""
+    graded = {"A": grade_model(MODEL_A), "B": grade_model(MODEL_B)}
+    rows = []
+    for i, q in enumerate(QUESTIONS):
+        a, b = graded["A"][i], graded["B"][i]
+        why = [f"{m}: {REASONS[(m, q['id'])]}" for m, g in (("A", a), ("B", b))
+               if g.ast.valid != g.exec.valid and (m, q["id"]) in REASONS]
+        malformed = [f"{m}: {g.how}, graded as such, not as 'no call'" for m, g in (("A", a), ("B", b))
+                     if g.how.startswith("malformed")]
+        rows.append([q["id"], q["question"][0][0]["content"], _cell(a.ast), _cell(a.exec), _cell(b.ast), _cell(b.exec),
+                     "; ".join(why + malformed)])
+    totals = {m: (sum(g.ast.valid for g in gs), sum(g.exec.valid for g in gs)) for m, gs in graded.items()}
+    greedy = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel")
+    optimal = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel", optimal=True)
+    return "\n".join([
+        format_table(["question", "asks", "A: AST", "A: exec", "B: AST", "B: exec", "why the graders disagree"], rows,
+                     [20, 30, 16, 16, 16, 16, 52]),
+        "",
+        f"Model A: AST {totals['A'][0]}/9, execution {totals['A'][1]}/9.   Model B: AST {totals['B'][0]}/9, "
+        f"execution {totals['B'][1]}/9.",
+        "AST is only as lenient as the acceptable values listed; execution is fooled by coincidence, and running the",
+        "calls for real costs money and can have side effects, which is why BFCL mostly grades by AST.",
+        "",
+        "BFCL matches parallel calls greedily: expected add(a in [2, 4], b in [3, 5]) then add(a=2, b=3), output",
+        f"[add(2, 3), add(4, 5)]: the first expected call takes add(2, 3), the second finds nothing -> "
+        f"{greedy.error_type or 'pass'}; an optimal pairing passes ({'pass' if optimal.valid else optimal.error_type})."])
+
+
+GREEDY_CASE = ([{"add": {"a": [2, 4], "b": [3, 5]}}, {"add": {"a": [2], "b": [3]}}],
+               [{"add": {"a": 2, "b": 3}}, {"add": {"a": 4, "b": 5}}])
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6. Real BFCL files: graded as `bfcl evaluate` grades them ---
+# ---------------------------------------------------------------------------------------------
+# bfcl evaluate counts every result line (total_count = the lines read), grades it with the
+# model's own decoder, and stops the whole run on a file it cannot pair with its questions. The
+# same rules here, with one difference: where bfcl stops with a traceback, this says why in a
+# line and exits 2.
+
+class GradeError(Exception):
+    """A file that cannot be graded as bfcl evaluate grades it: the run stops, saying why in one line."""
+
+
+@dataclass
+class GradedLine:
+    """One result line, graded: its verdict, what the model wrote and what the decoder made of it."""
+
+    id: str
+    verdict: Verdict
+    raw: JSON
+    decoded: JSON
+    question: dict
+    truth: list
+
+
+@dataclass
+class CategoryScore:
+    """The lines of one category graded; total counts every line read, as bfcl's total_count does."""
+
+    category: str
+    lines: list[GradedLine]
+
+    @property
+    def correct(self) -> int:
+        return sum(line.verdict.valid for line in self.lines)
+
+    @property
+    def total(self) -> int:
+        return len(self.lines)
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total if self.total else 0.0
+
+
+RELEVANCE = ("irrelevance", "relevance")  # the categories graded without possible answers
+
+
+def needs_answers(category: str) -> bool:
+    """Say whether a category is graded against possible answers (irrelevance and relevance are not)."""
+    return not any(category.endswith(word) for word in RELEVANCE)
+
+
+def read_jsonl(path: str, what: str) -> list[dict]:
+    """Read a BFCL JSON Lines file (one object with a string id per line); anything else is a GradeError."""
+    import os
+    if os.path.isdir(path):
+        raise GradeError(f"{what} {path} is a folder; give a JSON Lines file (or --result-dir for a result folder)")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise GradeError(f"{what} {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GradeError(f"{what} {path} cannot be read as UTF-8 text: {exc}") from None
+    if text.lstrip().startswith("["):
+        raise GradeError(f"{what} {path} holds a JSON array; bfcl's files hold one JSON object per line")
+    lines = text.splitlines()  # a final line break ends the last line; a second one is an empty line
+    entries = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            raise GradeError(f"{what} {path}, line {number}: an empty line (bfcl evaluate stops on it too)")
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            problem = "nested too deeply" if isinstance(exc, RecursionError) else exc
+            raise GradeError(f"{what} {path}, line {number}: not JSON ({problem})") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise GradeError(f"{what} {path}, line {number}: each line must be an object with a string 'id'")
+        entries.append(entry)
+    return entries
+
+
+def sort_key(entry_id: str) -> tuple:
+    """Order ids as bfcl does within a category: by the number after the category. Example: 'simple_10' -> (0, 10)"""
+    index = entry_id.rsplit("_", 1)[-1].split("-")[0]
+    return (0, int(index), entry_id) if index.isdigit() else (1, 0, entry_id)
+
+
+def grade_category(category: str, questions: list[dict], answers: list[dict], results: list[dict], *,
+                   mode: str, partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
+    """Grade one category's result lines against its questions and possible answers, as bfcl evaluate does.
+
+    Every result line counts. Without partial, the results must answer every question (bfcl's
+    rule; its --partial-eval is partial here); with it, the lines present are graded alone.
+    mode: "prompt" or "fc", the decoder of the model's format; lenient: the lab's reader instead.
+    """
+    _check_shapes(category, questions, answers, results)
+    if not results:
+        raise GradeError(f"{category}: the result file has no lines (bfcl evaluate divides by zero on it)")
+    if len(results) != len(questions) and not partial:
+        raise GradeError(f"{category}: {len(results)} results for {len(questions)} questions; bfcl evaluate stops "
+                         f"here too: add --partial to grade the {len(results)} present (its --partial-eval)")
+    by_id = {q["id"]: (q, answers[i] if answers else None) for i, q in enumerate(questions)}
+    seen: set[str] = set()
+    lines = []
+    for result in sorted(results, key=lambda r: sort_key(r["id"])):
+        entry_id = result["id"]
+        if entry_id not in by_id or entry_id in seen:
+            why = "appears twice" if entry_id in seen else "has no question in the question file"
+            raise GradeError(f"{category}: the result {entry_id} {why} (bfcl evaluate stops on it too)")
+        seen.add(entry_id)
+        if "result" not in result:
+            raise GradeError(f"{category}: the line of {entry_id} has no 'result' field")
+        question, answer = by_id[entry_id]
+        lines.append(_grade_line(category, question, answer, result["result"], mode, lenient, options))
+    return CategoryScore(category, lines)
+
+
+def _check_shapes(category: str, questions: list[dict], answers: list[dict], results: list[dict]) -> None:
+    """Refuse files given in the wrong places, and answers that do not stand in their questions' order."""
+    if any("result" in q and "function" not in q for q in questions[:5]):
+        raise GradeError(f"{category}: the question file holds results ('result', no 'function'): are the "
+                         "arguments in the order QUESTIONS POSSIBLE_ANSWERS RESULTS?")
+    if any("ground_truth" in r and "result" not in r for r in results[:5]):
+        raise GradeError(f"{category}: the result file holds possible answers: are the arguments in the order "
+                         "QUESTIONS POSSIBLE_ANSWERS RESULTS?")
+    if not needs_answers(category):
+        return
+    if len(answers) != len(questions):
+        raise GradeError(f"{category}: {len(answers)} possible answers for {len(questions)} questions")
+    for number, (question, answer) in enumerate(zip(questions, answers), 1):
+        if question["id"] != answer["id"]:  # bfcl pairs them by position: a shuffled file would grade the wrong pairs
+            raise GradeError(f"{category}: line {number} of the possible answers is {answer['id']}, but the question "
+                             f"there is {question['id']}; bfcl pairs them by line")
+
+
+def _grade_line(category: str, question: dict, answer: dict | None, raw: JSON, mode: str, lenient: bool,
+                options: dict) -> GradedLine:
+    """Decode one result in the model's format and grade it (a decode failure is a failed line, counted)."""
+    language, failure = language_of(category), ""
+    if lenient:
+        decoded = decode_result(raw)[0]
+    else:
+        try:
+            decoded = decode_ast(raw, mode, language)
+        except DecodeError as exc:
+            decoded, failure = None, str(exc)
+    truth = answer.get("ground_truth", []) if answer else []
+    functions = question.get("function", [])
+    try:  # bfcl's JavaScript parser returns None for "no call": a wrong format, not a failed decode
+        verdict = ast_grade(functions, truth, {} if decoded is None and not failure else decoded, category,
+                            language=language, **options)
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration, RecursionError) as exc:
+        raise GradeError(f"{category}: {question['id']} cannot be graded ({type(exc).__name__}: {exc}); "
+                         "bfcl evaluate would stop on it too") from None
+    if failure and verdict.error_type in ("ast_decoder:decoder_failed", "relevance_error:decoder_failed"):
+        verdict = Verdict(False, verdict.error_type, f"{verdict.message} {failure}")  # bfcl appends the reason too
+    return GradedLine(question["id"], verdict, raw, decoded, question, truth)
+
+
+def grade_files(questions_path: str, answers_path: str | None, results_path: str, *, mode: str,
+                partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
+    """Grade one result file against its question file and possible-answer file (None for irrelevance)."""
+    questions = read_jsonl(questions_path, "the question file")
+    answers = read_jsonl(answers_path, "the possible-answer file") if answers_path else []
+    results = read_jsonl(results_path, "the result file")
+    categories = {category_of(q["id"]) for q in questions}
+    if not questions:
+        raise GradeError(f"the question file {questions_path} has no lines")
+    if len(categories) != 1:
+        raise GradeError(f"the question file mixes categories {sorted(categories)}; grade one category a file")
+    category = categories.pop()
+    if needs_answers(category) and not answers_path:
+        raise GradeError(f"{category} is graded against possible answers: give the possible-answer file")
+    return grade_category(category, questions, answers, results, mode=mode, partial=partial, lenient=lenient,
+                          **options)
+
+
+# --- 6b. A result folder as bfcl generate writes it; score files and the table as bfcl evaluate writes them ---
+
+RESULT_FILE = re.compile(r"BFCL_v\d+_(\w+?)_result\.json$")
+
+
+def mode_of(model: str) -> str:
+    """Guess a model's mode from its name, by bfcl's naming convention. Example: 'gpt-4o-2024-11-20-FC' -> 'fc'
+
+    bfcl itself reads is_fc_model from its model table, which the lab does not carry: a model
+    that calls functions natively but has no FC in its name needs --mode fc.
+    """
+    return "fc" if re.search(r"(^|[-_])FC($|[-_])", model) else "prompt"
+
+
+def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None, partial: bool = False,
+                     lenient: bool = False, models: list[str] | None = None, categories: list[str] | None = None,
+                     **options) -> dict[str, list[CategoryScore]]:
+    """Grade every result file of every model folder (at any depth), with the questions and answers of data_dir."""
+    from pathlib import Path
+    root, data = Path(result_dir), Path(data_dir)
+    if not root.is_dir():
+        raise GradeError(f"the result folder {result_dir} is not a folder")
+    if not data.is_dir():
+        raise GradeError(f"the data folder {data_dir} is not a folder (it holds BFCL_v4_<category>.json and "
+                         "possible_answer/)")
+    scores: dict[str, list[CategoryScore]] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and (not models or p.name in models)):
+        files = sorted((m.group(1), f) for f in folder.rglob("BFCL_v*_result.json")
+                       if (m := RESULT_FILE.search(f.name)) and (not categories or m.group(1) in categories))
+        if not files:
+            continue
+        model_mode = mode or mode_of(folder.name)
+        scores[folder.name] = []
+        for category, path in files:
+            prefix = path.name.split("_" + category)[0]
+            questions = data / f"{prefix}_{category}.json"
+            answers = data / "possible_answer" / f"{prefix}_{category}.json"
+            if not questions.is_file():
+                raise GradeError(f"{folder.name}: no question file {questions} for {path.name}")
+            scores[folder.name].append(grade_files(str(questions), str(answers) if needs_answers(category) else None,
+                                                   str(path), mode=model_mode, partial=partial, lenient=lenient,
+                                                   **_options_for(folder.name, model_mode, options)))
+    if not scores:
+        raise GradeError(f"no result files (BFCL_v4_<category>_result.json) under {result_dir}")
+    return scores
+
+
+def _options_for(model: str, mode: str, options: dict) -> dict:
+    """FC models name a.b as a_b (bfcl's underscore_to_dot): on in FC mode unless said otherwise."""
+    return {"dots_to_underscores": mode == "fc"} | options
+
+
+def group_of(category: str) -> str:
+    """The score folder a category's file goes in. Example: 'live_simple' -> 'live'; 'simple_python' -> 'non_live'"""
+    return "live" if category.startswith("live") else "multi_turn" if category.startswith("multi_turn") else "non_live"
+
+
+def write_scores(score_dir: str, model: str, score: CategoryScore, prefix: str = "BFCL_v4") -> str:
+    """Write a category's score file as bfcl evaluate lays it out: a summary line, then each failed line."""
+    from pathlib import Path
+    path = Path(score_dir) / model / group_of(score.category) / f"{prefix}_{score.category}_score.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [{"accuracy": score.accuracy, "correct_count": score.correct, "total_count": score.total}]
+    lines += [_failure_record(model, score.category, line) for line in score.lines if not line.verdict.valid]
+    path.write_text("\n".join(json.dumps(x, ensure_ascii=False, default=str) for x in lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _failure_record(model: str, category: str, line: GradedLine) -> dict:
+    """One failed line of a score file, with the keys bfcl writes for its kind of failure."""
+    head = {"id": line.id, "model_name": model, "test_category": category, "valid": False}
+    error = {"error": [line.verdict.message], "error_type": line.verdict.error_type}
+    if not needs_answers(category):
+        return head | {"prompt": line.question, "model_result": line.raw, "decoded_result": line.decoded} | error
+    if line.verdict.error_type == "ast_decoder:decoder_failed":
+        return head | error | {"prompt": line.question, "model_result_raw": line.raw, "possible_answer": line.truth}
+    if line.verdict.error_type == "ast_decoder:decoder_wrong_output_format":  # bfcl writes both as str()
+        return head | error | {"prompt": line.question, "model_result_raw": str(line.raw),
+                               "model_result_decoded": str(line.decoded), "possible_answer": line.truth}
+    return head | error | {"prompt": line.question, "model_result_raw": line.raw,
+                           "model_result_decoded": line.decoded, "possible_answer": line.truth}
+
+
+NON_LIVE = ["simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
+            "irrelevance"]
+
+
+def non_live_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
+    """bfcl's data_non_live.csv row: Simple AST = the mean of the three simple categories, Non-Live Overall = the
+    mean of Simple, Multiple, Parallel, Parallel Multiple (a category not graded counts 0, as bfcl counts it)."""
+    acc = {s.category: s.accuracy for s in scores}
+    simple = sum(acc.get(c, 0.0) for c in NON_LIVE[:3]) / 3
+    parts = [simple] + [acc.get(c, 0.0) for c in ("multiple", "parallel", "parallel_multiple")]
+    return {"Non-Live Overall Acc": sum(parts) / 4, "Simple AST": simple,
+            **{c: acc.get(c) for c in NON_LIVE}}
+
+
+def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures: int = 20) -> str:
+    """Write each model's accuracy per category (bfcl's two decimals) and its non-live row, then failures."""
+    lines = [header, ""]
+    for model, categories in scores.items():
+        rows = [[s.category, s.correct, s.total, f"{s.accuracy * 100:.2f}%"] for s in categories]
+        lines += [f"Model: {model}", format_table(["category", "correct", "total", "accuracy"], rows)]
+        summary = non_live_summary(categories)
+        if any(s.category in NON_LIVE for s in categories):
+            lines.append(f"Non-Live Overall Acc {summary['Non-Live Overall Acc'] * 100:.2f}% (bfcl's mean of Simple AST "
+                         f"{summary['Simple AST'] * 100:.2f}%, Multiple, Parallel and Parallel Multiple; a category "
+                         "not graded counts 0)")
+        failed = [(s.category, line) for s in categories for line in s.lines if not line.verdict.valid]
+        lines.append(f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else
+                                                    ":" if failed else "."))
+        lines += [f"  {line.id}: {line.verdict.error_type}: {line.verdict.message[:150]}" for _, line in failed[:failures]]
+        lines.append("")
+    return "\n".join(lines).rstrip("\n")
+
+
+def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
+    """Write data_non_live.csv in bfcl's columns (rank by overall accuracy, values as NN.NN%, N/A where not graded)."""
+    from pathlib import Path
+    columns = ["Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST", "Python Simple AST",
+               "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
+               "Irrelevance Detection"]
+    cell = lambda x: "N/A" if x is None else f"{x * 100:.2f}%"  # noqa: E731
+    rows = []
+    for model, categories in scores.items():
+        s = non_live_summary(categories)
+        complete = all(s[c] is not None for c in NON_LIVE[:6])
+        rows.append((s["Non-Live Overall Acc"], [model, cell(s["Non-Live Overall Acc"]),
+                                                 cell(s["Non-Live Overall Acc"] if complete else None), cell(s["Simple AST"]),
+                                                 *[cell(s[c]) for c in NON_LIVE]]))
+    rows.sort(key=lambda r: -r[0])
+    path = Path(score_dir) / "data_non_live.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join([",".join(columns)] + [",".join([str(n)] + r) for n, (_, r) in enumerate(rows, 1)]),
+                    encoding="utf-8")
+    return str(path)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7. A real model: the nine questions through an HTTP API, no SDK (scripts/07_real_llm.py) ---
+# ---------------------------------------------------------------------------------------------
+
+ANTHROPIC_MODEL = "claude-sonnet-4-5"  # one constant per API: retired ids break course notebooks; --model overrides
+OPENAI_MODEL = "gpt-4o-mini"
+# The official SDKs' default bases and rule: a request goes to base_url + its path, nothing inserted.
+# OpenAI's base holds the version (.../v1; a compatible server's may be .../v1beta/openai or
+# .../api/paas/v4); Anthropic's does not (its path is /v1/messages).
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+_SCHEMA_TYPES = {"dict": "object", "float": "number", "integer": "integer", "string": "string",
+                 "boolean": "boolean", "array": "array", "tuple": "array", "any": None}
+
+
+def bfcl_schema(params: dict) -> dict:
+    """Translate a BFCL parameter document into JSON Schema. Example: {"type": "float"} -> {"type": "number"}"""
+    kind = params.get("type")
+    if kind not in _SCHEMA_TYPES:
+        raise ValueError(f"unknown BFCL type {kind!r}; known: {sorted(_SCHEMA_TYPES)}")
+    out = {k: v for k, v in params.items() if k in ("description", "enum", "default")}
+    if _SCHEMA_TYPES[kind]:
+        out["type"] = _SCHEMA_TYPES[kind]
+    if "properties" in params:
+        out["properties"] = {name: bfcl_schema(sub) for name, sub in params["properties"].items()}
+        out["required"] = list(params.get("required", []))
+    if isinstance(params.get("items"), dict):
+        out["items"] = bfcl_schema(params["items"])
+    return out
+
+
+def bfcl_tools(docs: list[dict], registry: ToolRegistry | None = None) -> list[tool_core.Tool]:
+    """Turn BFCL function documents into Tools (what a model is shown), run by the registry's functions where known."""
+    registry = registry or bfcl_registry()
+    out = []
+    for doc in docs:
+        known = registry.get(doc["name"])
+        out.append(tool_core.Tool(doc["name"], doc.get("description", ""), bfcl_schema(doc["parameters"]),
+                                  known.fn if known else (lambda **a: a), read_only=True))
+    return out
+
+
+class LLMError(Exception):
+    """A failure talking to a model's API, with what the API said (never the key)."""
+
+
+@dataclass
+class Reply:
+    """One model reply: its text, its native calls (when tools went in the vendor's format), and why it stopped."""
+
+    text: str
+    calls: list[dict | ParseError] | None = None  # [{name: arguments}] from native tool calling, as the dialect read
+    stop_reason: str = ""                         # them; a call it could not read stays in the list as its ParseError
+    truncated: bool = False  # cut at max_tokens (or the context window): a call in it may be incomplete
+    refused: bool = False  # the model or the API's filter declined: no answer to grade, only its absence
+    paused: bool = False  # Anthropic's pause_turn: a long turn stopped midway, to be sent back to go on
+
+    def note(self) -> str:
+        """Say how the reply ended when that matters for its grade ('' for a normal end)."""
+        if self.refused:
+            return f"refused: {self.stop_reason}" + (f", {tool_core.show(self.text, 60)}" if self.text else "")
+        if self.paused:
+            return "paused (pause_turn): the API stopped a long turn midway; graded as far as it got"
+        if not self.truncated:
+            return ""
+        return "cut at max_tokens" if self.stop_reason in ("max_tokens", "length") else f"cut: {self.stop_reason}"
+
+
+class HTTPBackend:
+    """What the two APIs share: a JSON POST with the SDKs' retries and back-off (see post), clear errors otherwise."""
+
+    def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
+                 sleep=time.sleep):
+        self.model, self.timeout, self.max_tokens, self.retries, self.sleep = model, timeout, max_tokens, retries, sleep
+        self.secret = ""
+
+    def post(self, url: str, headers: dict, body: dict) -> dict:
+        """POST JSON and return the decoded answer, retrying what the official SDKs retry; else LLMError.
+
+        Retried, with back-off (0.5 s, 1 s, 2 s, ...): 408, 409, 429 and 5xx except 501 (409 is a
+        lock timeout at these APIs), a timeout or a dropped connection; not a 429 that says the
+        quota or spending limit is used up, and never what an x-should-retry header forbids. A
+        retry-after (seconds, or an HTTP date) or retry-after-ms of at most 60 s is obeyed. A refused
+        connection (nothing listening at the URL) fails at once. Where this departs from the official
+        SDKs: they also retry 501 and every 429; a 501 (not implemented) will not change, and a
+        used-up quota does not mend by waiting.
+        """
+        import http.client
+        import urllib.error
+        import urllib.request
+        data = json.dumps(body).encode("utf-8")
+        for attempt in range(self.retries + 1):
+            last = attempt == self.retries
+            request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    payload = json.loads(response.read().decode("utf-8"))
+                if not isinstance(payload, dict):
+                    raise LLMError(f"{url} answered with JSON that is not an object: {tool_core.show(payload)}")
+                if "error" in payload and not ({"choices", "content"} & payload.keys()):  # a 200 that is an error
+                    raise LLMError(self._clean(f"{url} answered with an error: {self._api_message(payload)}"))
+                return payload
+            except urllib.error.HTTPError as exc:
+                payload = self._decode(exc.read())
+                message = self._api_message(payload)
+                if not last and _should_retry(exc.code, exc.headers, payload):
+                    self.sleep(_retry_wait(exc.headers, attempt))
+                    continue
+                raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
+            except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+                reason = getattr(exc, "reason", exc)
+                if not last and not isinstance(reason, (ConnectionRefusedError, ValueError)):  # no one there: say so now
+                    self.sleep(_retry_wait(None, attempt))
+                    continue
+                reason = getattr(exc, "reason", exc)  # HTTPException: a reply cut short (IncompleteRead) and the like
+                raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
+            except ValueError as exc:
+                raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
+        raise LLMError(f"{url}: still failing after {self.retries} retries")
+
+    def _decode(self, raw: bytes) -> JSON:
+        try:
+            return json.loads(raw.decode("utf-8", "replace"))
+        except ValueError:
+            return self._clean(raw.decode("utf-8", "replace"))[:300]  # redact before cutting: no half a key
+
+    def _api_message(self, payload: JSON) -> str:
+        error = payload.get("error", payload) if isinstance(payload, dict) else payload
+        return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
+
+    def _clean(self, text: str) -> str:
+        return text.replace(self.secret, "[redacted]") if self.secret else text
+
+
+class AnthropicBackend(HTTPBackend):
+    """The Anthropic Messages API over urllib: system + one user turn, stop at <tool_result, tools if native."""
+
+    def __init__(self, key: str, model: str = ANTHROPIC_MODEL, base_url: str = ANTHROPIC_BASE_URL, *,
+                 dialect=None, **options):
+        if not key and base_url.rstrip("/") == ANTHROPIC_BASE_URL:  # a proxy elsewhere may need none
+            raise LLMError("no API key: set ANTHROPIC_API_KEY, or run with --toy (offline) or --base-url")
+        super().__init__(model, **options)
+        self.secret, self.url = key or "", base_url.rstrip("/") + "/v1/messages"
+        self.dialect = dialect or _dialect("Anthropic")
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
+                 parallel: bool | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls (read by the Anthropic dialect) and stop reason."""
+        body = {"model": self.model, "max_tokens": self.max_tokens, "system": system,
+                "messages": [{"role": "user", "content": user}], "stop_sequences": tool_core.STOP_SEQUENCES}
+        if tools:
+            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
+        headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
+        data = self.post(self.url, headers, body)
+        text, calls = _read_turn(self.dialect, data, self.url)
+        stop = data.get("stop_reason") or ""
+        return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
+                     refused=stop == "refusal", paused=stop == "pause_turn")
+
+
+_REASONING_MODEL = re.compile(r"(o\d|gpt-5)")  # OpenAI's model ids that refuse max_tokens and stop
+
+
+class OpenAIBackend(HTTPBackend):
+    """Any OpenAI-compatible Chat Completions endpoint (OpenAI, vLLM, llama.cpp, Ollama) over urllib.
+
+    The URL is base_url + "/chat/completions", the SDK's rule: the base holds the version, e.g.
+    http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server).
+    """
+
+    def __init__(self, base_url: str = OPENAI_BASE_URL, key: str | None = None, model: str = OPENAI_MODEL, *,
+                 dialect=None, **options):
+        super().__init__(model, **options)
+        self.secret = key or ""
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.dialect = dialect or _dialect("OpenAI")
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
+                 parallel: bool | None = None) -> Reply:
+        """Send one question; return the reply's text, native calls (read by the OpenAI dialect) and stop reason.
+
+        OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) take max_completion_tokens and no
+        stop sequences; the others, and most compatible servers, take max_tokens and stop.
+        """
+        body = {"model": self.model, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        if _REASONING_MODEL.match(self.model):
+            body["max_completion_tokens"] = self.max_tokens
+        else:
+            body |= {"max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES}
+        if tools:
+            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
+        headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
+        data = self.post(self.url, headers, body)
+        choices = data.get("choices")
+        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+        if choice is None:
+            raise LLMError(f"{self.url} answered without a choice to read: {tool_core.show(data, 200)}")
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        text, calls = _read_turn(self.dialect, message, self.url)
+        stop, refusal = choice.get("finish_reason") or "", message.get("refusal")
+        return Reply(refusal if isinstance(refusal, str) and refusal else text, calls if tools else None,
+                     "refusal" if refusal else stop, stop == "length", refused=bool(refusal) or stop == "content_filter")
+
+
+def _dialect(name: str):
+    """Return interfaces' reader of a vendor's format (imported here: issue 21 has the backends read their replies
+    with the dialects, the one place bfcl_lab uses another lab module)."""
+    import interfaces
+    return getattr(interfaces, name)()
+
+
+def _choice_fields(dialect, tool_choice: str | dict | None, parallel: bool | None) -> dict:
+    """Write tool_choice and parallel-call control in the vendor's own form; nothing when neither is asked for."""
+    if tool_choice is None and parallel is None:
+        return {}
+    return dialect.tool_choice(tool_choice or "auto", parallel)
+
+
+def _read_turn(dialect, turn: JSON, url: str) -> tuple[str, list[dict | ParseError]]:
+    """Read a reply's text and calls with the vendor's dialect; a reply it cannot read is an LLMError, never a crash."""
+    if not isinstance(turn, dict):
+        raise LLMError(f"{url} answered with a reply that is not an object: {tool_core.show(turn, 200)}")
+    try:
+        text, items = dialect.read_calls(turn)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        raise LLMError(f"{url} answered with a reply the {dialect.name} reader cannot read "
+                       f"({type(exc).__name__}: {exc}): {tool_core.show(turn, 200)}") from None
+    return text, [item if isinstance(item, ParseError) else {item.name: item.arguments} for item in items]
+
+
+class ToyBackend:
+    """Offline: answers with model A's hand-written replies (the default when no key or base URL is given)."""
+
+    model = "toy (model A of demo 1)"
+
+    def __init__(self, answers: dict[str, str] | None = None):
+        self.answers = answers or MODEL_A
+
+    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
+        """Look the question up and return model A's reply to it."""
+        question = next(q for q in QUESTIONS if q["question"][0][0]["content"] == user)
+        return Reply(self.answers[question["id"]], None, "end_turn")
+
+
+NATIVE_SYSTEM = ("Use the tools you are given when one fits the request, with their exact names and arguments. "
+                 "If none fits, answer in plain text without calling any.")
+
+
+def ask_model(backend, dialect=None, tool_choice: str | dict | None = None,
+              parallel: bool | None = None) -> tuple[dict[str, JSON], dict[str, str]]:
+    """Put the nine questions to a model; return each answer (text, or native calls) and how it ended.
+
+    dialect None: the text protocol (the tools in the system prompt, calls as <tool_call> text);
+    otherwise a dialect of interfaces (e.g. interfaces.Anthropic()) renders the tools natively,
+    and tool_choice / parallel go in the vendor's own fields.
+    """
+    if dialect is None and (tool_choice is not None or parallel is not None):
+        raise ValueError("tool_choice and parallel are sent natively: they need a dialect (--native)")
+    answers, notes = {}, {}
+    for q in QUESTIONS:
+        tools = bfcl_tools(q["function"])
+        if dialect is None:
+            reply = backend.complete(tool_core.render_tool_prompt(tools), q["question"][0][0]["content"])
+            answers[q["id"]] = reply.text
+        else:  # the tools go in the vendor's own field; only its tool calls count as calls (BFCL's FC mode)
+            reply = backend.complete(NATIVE_SYSTEM, q["question"][0][0]["content"], [dialect.tool(t) for t in tools],
+                                     **({"tool_choice": tool_choice} if tool_choice is not None else {}),
+                                     **({"parallel": parallel} if parallel is not None else {}))
+            answers[q["id"]] = reply.calls or []
+        notes[q["id"]] = reply.note()
+    return answers, notes
+
+
+def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, parallel: bool | None = None) -> str:
+    """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
+    answers, notes = ask_model(backend, dialect, tool_choice, parallel)
+    graded = grade_model(answers)
+    rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if notes[g.question] else "")]
+            for g in graded]
+    mode = "native tool calling" if dialect is not None else "the text protocol"
+    refused = sum(note.startswith("refused") for note in notes.values())
+    return "\n".join([
+        f"Model: {backend.model}, through {mode}.",
+        format_table(["question", "AST", "exec", "what came back"], rows),
+        f"AST {sum(g.ast.valid for g in graded)}/9, execution {sum(g.exec.valid for g in graded)}/9. A reply cut at "
+        "max_tokens is graded as the truncated call it holds, never as 'no call'."]
+        + ([f"{refused} repl{'y was a refusal' if refused == 1 else 'ies were refusals'}: graded as no call, as BFCL "
+            "would (a pass only where no tool fits), but no evidence that the model can call tools."] if refused else []))
+
+
+# ---------------------------------------------------------------------------------------------
+# --- Appendix A. Reading Java and JavaScript call text as BFCL's tree-sitter parsers do (section 2b) ---
+# ---------------------------------------------------------------------------------------------
 
 # The prompt-mode decoders: what BFCL's tree-sitter parsers make of "[Obj.method(a=1, b="x")]".
 # A small tokenizer and recursive-descent parser per language stands in for tree-sitter; it
@@ -1563,882 +2607,11 @@ class _JsParser(_Parser):
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 3. Decoding what a model wrote: BFCL's Python-call strings, FC lists, our text protocol ---
+# --- Appendix B. The official SDKs' retry rules, used by HTTPBackend.post (section 7) ---
 # ---------------------------------------------------------------------------------------------
-
-class DecodeError(ValueError):
-    """Raised when model output cannot be read as calls (BFCL: ast_decoder:decoder_failed)."""
-
-
-def decode_python_calls(text: str) -> list[dict]:
-    """Read BFCL's prompting format "[f(a=1), g(b='x')]" into [{f: {a: 1}}, ...], as its decoder does, never evaluating.
-
-    Only keyword arguments count (BFCL drops positional ones). A bare name becomes its text (a
-    "variable"); arithmetic is computed by tool_core.calculate; a call without keywords becomes
-    its source text; lambdas and other expressions are a DecodeError.
-    Example: "[add(a=2, b=3)]" -> [{'add': {'a': 2, 'b': 3}}]
-    """
-    cleaned = text.strip().strip("`\n ")
-    if not cleaned.startswith("["):
-        cleaned = "[" + cleaned
-    if not cleaned.endswith("]"):
-        cleaned += "]"
-    try:
-        tree = ast.parse(cleaned, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError) as exc:
-        raise DecodeError(f"not Python call syntax: {exc}") from None
-    elements = tree.elts if isinstance(tree, (ast.List, ast.Tuple)) else [tree]
-    out = []
-    for element in elements:
-        try:
-            if not isinstance(element, ast.Call):
-                raise DecodeError(f"expected a call, got {ast.unparse(element)[:60]!r}")
-            out.append(_resolve_call(element))
-        except (TypeError, AttributeError, RecursionError) as exc:  # {[1]: 2}, {**x}, 500 nested operators, ...
-            raise DecodeError(f"cannot read the call: {type(exc).__name__}: {str(exc)[:80]}") from None
-    return out
-
-
-def _resolve_call(call: ast.Call) -> dict:
-    return {tool_core.dotted_name(call.func)[0]: {k.arg: _resolve_value(k.value) for k in call.keywords
-                                                  if k.arg is not None}}
-
-
-def _resolve_value(node: ast.AST) -> JSON:
-    if isinstance(node, ast.Constant):
-        return "..." if node.value is Ellipsis else node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and type(node.operand.value) in (int, float, complex):
-        return -node.operand.value
-    if isinstance(node, ast.List):
-        return [_resolve_value(v) for v in node.elts]
-    if isinstance(node, ast.Tuple):
-        return tuple(_resolve_value(v) for v in node.elts)
-    if isinstance(node, ast.Dict):
-        return {_resolve_value(k): _resolve_value(v) for k, v in zip(node.keys, node.values)}
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Call):
-        return _resolve_call(node) if node.keywords else ast.unparse(node)
-    if isinstance(node, ast.Subscript):
-        return ast.unparse(node)
-    if isinstance(node, ast.BinOp):
-        try:
-            return tool_core.calculate(ast.unparse(node))  # BFCL evaluates it; we compute arithmetic safely
-        except ValueError as exc:
-            raise DecodeError(f"cannot read {ast.unparse(node)[:60]!r} as a value: {exc}") from None
-    raise DecodeError(f"unsupported argument {ast.unparse(node)[:60]!r} ({type(node).__name__})")
-
-
-_LOOKS_LIKE_CALLS = re.compile(r"\s*`*\s*\[?\s*[A-Za-z_][\w.]*\s*\(")
-
-
-def decode_result(result: JSON) -> tuple[list[dict] | None, str]:
-    """Decode one model result into BFCL's call list; return (calls or None, what happened).
-
-    Accepts our text protocol (<tool_call> blocks, read by tool_core's robust parser: a
-    malformed call makes the whole output a decode failure, never "no call"), BFCL's
-    prompting strings, and function-calling lists [{name: "<JSON arguments>"}].
-    """
-    if isinstance(result, list):
-        if not result:
-            return [], "no call (no tool call in the reply)"
-        calls = []
-        for item in result:
-            if isinstance(item, ParseError):  # a native call the vendor's dialect could not read
-                return None, f"malformed call ({item.kind}: {item.message})"
-            if not (isinstance(item, dict) and len(item) == 1):
-                return None, f"a function-calling result must be a list of one-key objects, got {tool_core.show(item)}"
-            name, arguments = next(iter(item.items()))
-            if isinstance(arguments, str):
-                try:
-                    arguments = json.loads(arguments or "{}")  # some compatible servers send "" for no arguments
-                except (ValueError, RecursionError) as exc:
-                    return None, f"the arguments of {name} are not JSON: {exc}"
-            calls.append({name: arguments})
-        return calls, "function-calling list"
-    if not isinstance(result, str):
-        return None, f"a result must be a string or a list, got {tool_core.describe(result)}"
-    if tool_core.OPEN in result:
-        parsed = tool_core.parse_tool_calls(result)
-        if parsed.errors:
-            return None, f"malformed call ({parsed.errors[0].kind})"
-        return [{c.name: c.arguments} for c in parsed.calls], "text protocol"
-    if not _LOOKS_LIKE_CALLS.match(result):
-        return None, "no call (plain text)"  # BFCL's decoder would fail on it too: the same verdicts
-    try:
-        return decode_python_calls(result), "Python calls"
-    except DecodeError as exc:
-        return None, f"no call ({exc})"
-
-
-# --- 3b. BFCL's own decoders, per mode: what `bfcl evaluate` reads, quirk for quirk ---
-# decode_result above is the lab's lenient reader (any format, for the demos and --lenient); bfcl
-# evaluate reads each result with its handler's decode_ast, and only in the model's own format.
-
-MODES = ("prompt", "fc")
-
-
-def decode_ast(result: JSON, mode: str, language: str = "python") -> JSON:
-    """Decode one result as bfcl's decode_ast does for the mode; raise DecodeError where its decoder fails.
-
-    prompt: the text is stripped of backticks, newlines and spaces, put in [ ], and parsed as
-    calls of the language (Python by its ast, Java and JavaScript as bfcl's tree-sitter parsers
-    read them). fc: a list of {name: "<JSON arguments>"} (OpenAI's and Claude's handlers), each
-    argument string decoded with json.loads; anything else fails.
-    Example: decode_ast("[add(a=2, b=3)]", "prompt") -> [{'add': {'a': 2, 'b': 3}}]
-    """
-    if mode == "fc":
-        return _decode_fc(result)
-    if mode != "prompt":
-        raise ValueError(f"unknown mode {mode!r}; use one of {MODES}")
-    if not isinstance(result, str):  # bfcl calls .strip() on it: a list written for an FC model fails here
-        raise DecodeError(f"a prompt-mode result must be text, got {tool_core.json_type(result)}")
-    text = result.strip("`\n ")
-    text = text if text.startswith("[") else "[" + text
-    text = text if text.endswith("]") else text + "]"
-    if language == "java":
-        return decode_java_calls(text)
-    if language == "javascript":
-        return decode_js_calls(text)
-    return _decode_bfcl_python(text)
-
-
-def _decode_fc(result: JSON) -> list[dict]:
-    """[{name: '{"a": 1}'}] -> [{name: {"a": 1}}], as bfcl's FC handlers read it: "" is no call at all, and
-    a text result, dict arguments, an empty entry or arguments that are not JSON fail."""
-    if isinstance(result, str) and not result:
-        return []  # bfcl loops over the characters of "": no call
-    if not isinstance(result, list):
-        raise DecodeError(f"a function-calling result must be a list of {{name: arguments}}, got {tool_core.json_type(result)}")
-    decoded = []
-    for item in result:
-        if not isinstance(item, dict) or not item:
-            raise DecodeError(f"each call must be {{name: \"<JSON arguments>\"}}, got {tool_core.show(item, 80)}")
-        name, arguments = next(iter(item.items()))  # bfcl reads the first key only
-        if not isinstance(arguments, str):
-            raise DecodeError(f"the arguments of {name} must be a JSON string, got {tool_core.json_type(arguments)}")
-        try:
-            decoded.append({name: json.loads(arguments)})  # NaN, Infinity and repeated keys pass, as in bfcl
-        except (ValueError, RecursionError) as exc:
-            raise DecodeError(f"the arguments of {name} are not JSON: {exc}") from None
-    return decoded
-
-
-def _decode_bfcl_python(text: str) -> list[dict]:
-    """Parse "[f(a=1)]" as bfcl's ast_parse does: one call or a list of calls, keyword arguments only."""
-    try:
-        body = ast.parse(text.strip().strip("'"), mode="eval").body
-        calls = [body] if isinstance(body, ast.Call) else list(body.elts)
-        if not all(isinstance(c, ast.Call) for c in calls):
-            raise DecodeError("an element of the list is not a call")
-        return [_bfcl_call(c) for c in calls]
-    except DecodeError:
-        raise
-    except Exception as exc:  # bfcl fails the line on any exception its decoder raises, and quotes it
-        raise DecodeError(str(exc)[:300]) from None
-
-
-def _bfcl_call(call: ast.Call) -> dict:
-    """{dotted name: {keyword: value}}: positional arguments dropped, **kw kept under None, the last repeat wins."""
-    return {tool_core.dotted_name(call.func)[0]: {k.arg: _bfcl_value(k.value) for k in call.keywords}}
-
-
-def _bfcl_value(node: ast.AST) -> JSON:
-    """Read an argument as bfcl's resolve_ast_by_type does, its quirks kept (see the table in the tests)."""
-    if isinstance(node, ast.Constant):
-        return "..." if node.value is Ellipsis else node.value
-    if isinstance(node, ast.UnaryOp):  # subtle: bfcl negates whatever the operator: +5 -> -5, not True -> -1
-        return -node.operand.value
-    if isinstance(node, ast.List):
-        return [_bfcl_value(v) for v in node.elts]
-    if isinstance(node, ast.Dict):
-        return {_bfcl_value(k): _bfcl_value(v) for k, v in zip(node.keys, node.values)}
-    if isinstance(node, ast.BinOp):
-        return _binop(node)
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Call):
-        return _bfcl_call(node) if node.keywords else ast.unparse(node)
-    if isinstance(node, ast.Tuple):
-        return tuple(_bfcl_value(v) for v in node.elts)
-    if isinstance(node, ast.Subscript):
-        return ast.unparse(node.value) + "[" + ast.unparse(node.slice) + "]"
-    raise DecodeError(f"Unsupported AST type: {type(node)}")  # Lambda fails too: bfcl's eval of it raises
-
-
-_OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-              ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
-              ast.Pow: lambda a, b: a ** b, ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
-              ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b, ast.BitXor: lambda a, b: a ^ b}
-_UNARY = {ast.UAdd: lambda a: +a, ast.USub: lambda a: -a, ast.Invert: lambda a: ~a, ast.Not: lambda a: not a}
-
-
-def _binop(node: ast.AST) -> JSON:
-    """Compute what bfcl gets from eval(ast.unparse(node)) on constants (1 + 2, 'a' * 3, [1] + [2], 1 << 2),
-    never evaluating model-written text: inside the expression Python's own rules hold (+1 is 1 there).
-    A name fails, as bfcl's eval fails on it. Departure: a call (len('ab') + 1), which bfcl's eval would
-    run, fails here: the lab runs nothing a model wrote."""
-    if isinstance(node, ast.UnaryOp):
-        return _UNARY[type(node.op)](_binop(node.operand))  # TypeError on -'x': a failed decode, as in bfcl
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, (ast.List, ast.Tuple)):  # their elements by eval's rules too: a name fails, +5 is 5
-        items = [_binop(v) for v in node.elts]
-        return items if isinstance(node, ast.List) else tuple(items)
-    if isinstance(node, ast.Dict) and None not in node.keys:
-        return {_binop(k): _binop(v) for k, v in zip(node.keys, node.values)}
-    if not isinstance(node, ast.BinOp):
-        raise DecodeError(f"cannot compute {ast.unparse(node)[:60]!r} without running it")
-    operator = _OPERATORS.get(type(node.op))
-    left, right = _binop(node.left), _binop(node.right)
-    if operator is None:
-        raise DecodeError(f"unsupported operator in {ast.unparse(node)[:60]!r}")
-    if isinstance(node.op, (ast.Pow, ast.LShift)) and isinstance(right, (int, float)) and abs(right) > 10_000:
-        raise DecodeError("an exponent or shift over 10,000: too large to compute")
-    if isinstance(node.op, ast.Mult) and any(isinstance(x, (str, list, tuple)) for x in (left, right)) and \
-            any(isinstance(x, int) and x > 100_000 for x in (left, right)):
-        raise DecodeError("a repetition over 100,000: too large to compute")
-    return operator(left, right)  # TypeError, ZeroDivisionError: a failed decode, caught by the caller
-
-
-# ---------------------------------------------------------------------------------------------
-# --- 4. The execution grader: run the calls, compare the results ---
-# ---------------------------------------------------------------------------------------------
-
-FORECASTS = {"sanfrancisco": 64, "paris": 59}  # today's high in Fahrenheit, by normalised city name
-
-
-def bfcl_registry() -> ToolRegistry:
-    """Build real Python implementations of the nine questions' functions as a tool_core registry."""
-    registry = ToolRegistry()
-
-    @registry.tool(read_only=True)
-    def add(a: int, b: int) -> int:
-        """Add two integers."""
-        return a + b
-
-    @registry.tool(read_only=True)
-    def mult(a: int, b: int) -> int:
-        """Multiply two integers."""
-        return a * b
-
-    @registry.tool(read_only=True)
-    def convert_temperature(value: float, from_unit: str, to_unit: str) -> float:
-        """Convert a temperature between Fahrenheit and Celsius."""
-        if from_unit == to_unit:
-            return value
-        return round((value - 32) * 5 / 9, 2) if from_unit == "fahrenheit" else round(value * 9 / 5 + 32, 2)
-
-    @registry.tool(read_only=True)
-    def get_weather(city: str, unit: str = "fahrenheit") -> dict:
-        """Get today's weather in a city."""
-        key = standardize(city.split(",")[0])  # 'San Francisco, California' -> 'sanfrancisco'
-        key = {"sf": "sanfrancisco"}.get(key, key)
-        if key not in FORECASTS:
-            raise LookupError(f"no forecast for {city!r}")
-        high = FORECASTS[key]
-        return {"city": key, "high": high if unit == "fahrenheit" else round((high - 32) * 5 / 9), "unit": unit}
-
-    return registry
-
-
-def gold_calls(possible_answer: list[dict]) -> list[dict]:
-    """Pick one concrete call per expected call: each parameter's first acceptable value ("" = left out)."""
-    out = []
-    for expected in possible_answer:
-        name, options = next(iter(expected.items()))
-        out.append({name: {p: next(v for v in values if v != "") for p, values in options.items()
-                           if any(v != "" for v in values)}})
-    return out
-
-
-def _run(registry: ToolRegistry, calls: list[dict]) -> list[tool_core.ToolResult]:
-    return [registry.call(name, arguments) for call in calls for name, arguments in call.items()]
-
-
-def _same(a: JSON, b: JSON) -> bool:
-    """Compare results: numbers within 1e-6 relative (a float result may round differently), the rest exactly."""
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
-        return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
-    return tool_core.json_equal(a, b)
-
-
-def exec_grade(possible_answer: list[dict], model_calls: list[dict] | None, category: str,
-               registry: ToolRegistry | None = None) -> Verdict:
-    """Run the model's calls and the gold calls; pass when every result matches (in any order for parallel)."""
-    registry = registry or bfcl_registry()
-    empty = model_calls is None or is_empty_output(model_calls)
-    if "irrelevance" in category:
-        return PASS if empty else Verdict(False, "exec:called", "A call was made where no function fits.")
-    if model_calls is None:
-        return Verdict(False, "exec:decoder_failed", "Nothing could be executed: the output did not decode.")
-    got = _run(registry, model_calls)
-    failed = [r for r in got if not r.ok]
-    if failed:
-        return Verdict(False, "exec:execution_error", failed[0].message)
-    want = [r.content for r in _run(registry, gold_calls(possible_answer))]
-    if len(got) != len(want):
-        return Verdict(False, "exec:wrong_count", f"{len(got)} results, expected {len(want)}.")
-    left = list(want)
-    for result in (r.content for r in got):
-        match = next((i for i, w in enumerate(left) if _same(result, w)), None)
-        if match is None:
-            return Verdict(False, "exec:wrong_result", f"result {tool_core.show(result)} is not among {tool_core.show(want)}.")
-        left.pop(match)
-    return PASS
-
-
-# ---------------------------------------------------------------------------------------------
-# --- 5. Two hand-written models, and why the graders disagree on them ---
-# ---------------------------------------------------------------------------------------------
-
-def _calls(*calls: tuple[str, dict]) -> str:
-    return "\n".join(tool_core.call_text(name, arguments) for name, arguments in calls)
-
-
-# Each response is in the text protocol; the comment says what it is built to show.
-MODEL_A = {
-    "simple_0": _calls(("add", {"a": 2, "b": 3})),
-    "simple_1": _calls(("convert_temperature", {"value": 100, "from_unit": "fahrenheit", "to_unit": "celsius"})),
-    "simple_2": _calls(("get_weather", {"city": "San Francisco, California"})),  # right city, unlisted spelling
-    "multiple_0": _calls(("add", {"a": 2, "b": 3})),
-    "multiple_1": _calls(("mult", {"a": 6, "b": 7})),
-    "parallel_0": _calls(("add", {"a": 4, "b": 5}), ("add", {"a": 2, "b": 3})),  # any order is fine
-    "parallel_multiple_0": _calls(("add", {"a": 2, "b": 3}), ("mult", {"a": 4, "b": 5})),
-    "irrelevance_0": "I can only add here, and 2 x 3 is a multiplication, so I can't compute it with these tools.",
-    "irrelevance_1": _calls(("add", {"a": 0, "b": 0})),  # calls something when nothing fits
-}
-MODEL_B = {
-    "simple_0": _calls(("add", {"a": 3, "b": 2})),  # wrong arguments, right result by coincidence
-    "simple_1": '<tool_call>{"name": "convert_temperature", "arguments": {"value": 100, "from_unit": "fahr',  # cut off
-    "simple_2": _calls(("get_weather", {"city": "SF", "unit": "celsius"})),  # an unlisted unit
-    "multiple_0": _calls(("add", {"a": 2, "b": 3})),
-    "multiple_1": _calls(("add", {"a": 35, "b": 7})),  # the wrong function, the right number
-    "parallel_0": _calls(("add", {"a": 2, "b": 3})),  # one call where two were asked
-    "parallel_multiple_0": _calls(("add", {"a": 2, "b": 3}), ("mult", {"a": 4, "b": 5})),
-    "irrelevance_0": _calls(("add", {"a": 3, "b": 3})),  # makes 6 out of an addition: a call all the same
-    "irrelevance_1": "There is no weather tool here, so I can't tell; a forecast service would know.",
-}
-REASONS = {  # why the two graders disagree, per (model, question)
-    ("A", "simple_2"): "AST: 'San Francisco, California' is not among the listed spellings; execution: same forecast",
-    ("B", "simple_0"): "AST: a=3, b=2 is not the listed answer; execution: 3 + 2 = 5 all the same (coincidence)",
-    ("B", "multiple_1"): "AST: add is the wrong function; execution: 35 + 7 = 42 = 6 x 7 (coincidence)",
-}
-
-
-@dataclass
-class Graded:
-    """One model's answer to one question under both graders."""
-
-    question: str
-    decoded: list[dict] | None
-    how: str
-    ast: Verdict
-    exec: Verdict
-
-
-def grade_model(responses: dict[str, str], questions: list[dict] = QUESTIONS,
-                answers: list[dict] = POSSIBLE_ANSWERS) -> list[Graded]:
-    """Decode and grade a model's responses to the questions with both graders."""
-    truth = {a["id"]: a["ground_truth"] for a in answers}
-    registry = bfcl_registry()
-    out = []
-    for q in questions:
-        decoded, how = decode_result(responses.get(q["id"], ""))
-        category = category_of(q["id"])
-        out.append(Graded(q["id"], decoded, how, ast_grade(q["function"], truth[q["id"]], decoded, category),
-                          exec_grade(truth[q["id"]], decoded, category, registry)))
-    return out
-
-
-def _cell(v: Verdict) -> str:
-    return "pass" if v.valid else "FAIL " + v.error_type.split(":")[-1]
-
-
-def demo_bfcl() -> str:
-    """Grade two hand-written models on nine questions with the AST and the execution grader, side by side."""
-    graded = {"A": grade_model(MODEL_A), "B": grade_model(MODEL_B)}
-    rows = []
-    for i, q in enumerate(QUESTIONS):
-        a, b = graded["A"][i], graded["B"][i]
-        why = [f"{m}: {REASONS[(m, q['id'])]}" for m, g in (("A", a), ("B", b))
-               if g.ast.valid != g.exec.valid and (m, q["id"]) in REASONS]
-        malformed = [f"{m}: {g.how}, graded as such, not as 'no call'" for m, g in (("A", a), ("B", b))
-                     if g.how.startswith("malformed")]
-        rows.append([q["id"], q["question"][0][0]["content"], _cell(a.ast), _cell(a.exec), _cell(b.ast), _cell(b.exec),
-                     "; ".join(why + malformed)])
-    totals = {m: (sum(g.ast.valid for g in gs), sum(g.exec.valid for g in gs)) for m, gs in graded.items()}
-    greedy = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel")
-    optimal = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel", optimal=True)
-    return "\n".join([
-        format_table(["question", "asks", "A: AST", "A: exec", "B: AST", "B: exec", "why the graders disagree"], rows,
-                     [20, 30, 16, 16, 16, 16, 52]),
-        "",
-        f"Model A: AST {totals['A'][0]}/9, execution {totals['A'][1]}/9.   Model B: AST {totals['B'][0]}/9, "
-        f"execution {totals['B'][1]}/9.",
-        "AST is only as lenient as the acceptable values listed; execution is fooled by coincidence, and running the",
-        "calls for real costs money and can have side effects, which is why BFCL mostly grades by AST.",
-        "",
-        "BFCL matches parallel calls greedily: expected add(a in [2, 4], b in [3, 5]) then add(a=2, b=3), output",
-        f"[add(2, 3), add(4, 5)]: the first expected call takes add(2, 3), the second finds nothing -> "
-        f"{greedy.error_type or 'pass'}; an optimal pairing passes ({'pass' if optimal.valid else optimal.error_type})."])
-
-
-GREEDY_CASE = ([{"add": {"a": [2, 4], "b": [3, 5]}}, {"add": {"a": [2], "b": [3]}}],
-               [{"add": {"a": 2, "b": 3}}, {"add": {"a": 4, "b": 5}}])
-
-
-# ---------------------------------------------------------------------------------------------
-# --- 6. Real BFCL files: graded as `bfcl evaluate` grades them ---
-# ---------------------------------------------------------------------------------------------
-# bfcl evaluate counts every result line (total_count = the lines read), grades it with the
-# model's own decoder, and stops the whole run on a file it cannot pair with its questions. The
-# same rules here, with one difference: where bfcl stops with a traceback, this says why in a
-# line and exits 2.
-
-class GradeError(Exception):
-    """A file that cannot be graded as bfcl evaluate grades it: the run stops, saying why in one line."""
-
-
-@dataclass
-class GradedLine:
-    """One result line, graded: its verdict, what the model wrote and what the decoder made of it."""
-
-    id: str
-    verdict: Verdict
-    raw: JSON
-    decoded: JSON
-    question: dict
-    truth: list
-
-
-@dataclass
-class CategoryScore:
-    """The lines of one category graded; total counts every line read, as bfcl's total_count does."""
-
-    category: str
-    lines: list[GradedLine]
-
-    @property
-    def correct(self) -> int:
-        return sum(line.verdict.valid for line in self.lines)
-
-    @property
-    def total(self) -> int:
-        return len(self.lines)
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.total if self.total else 0.0
-
-
-RELEVANCE = ("irrelevance", "relevance")  # the categories graded without possible answers
-
-
-def needs_answers(category: str) -> bool:
-    """Say whether a category is graded against possible answers (irrelevance and relevance are not)."""
-    return not any(category.endswith(word) for word in RELEVANCE)
-
-
-def read_jsonl(path: str, what: str) -> list[dict]:
-    """Read a BFCL JSON Lines file (one object with a string id per line); anything else is a GradeError."""
-    import os
-    if os.path.isdir(path):
-        raise GradeError(f"{what} {path} is a folder; give a JSON Lines file (or --result-dir for a result folder)")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except FileNotFoundError:
-        raise GradeError(f"{what} {path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GradeError(f"{what} {path} cannot be read as UTF-8 text: {exc}") from None
-    if text.lstrip().startswith("["):
-        raise GradeError(f"{what} {path} holds a JSON array; bfcl's files hold one JSON object per line")
-    lines = text.splitlines()  # a final line break ends the last line; a second one is an empty line
-    entries = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            raise GradeError(f"{what} {path}, line {number}: an empty line (bfcl evaluate stops on it too)")
-        try:
-            entry = json.loads(line)
-        except (ValueError, RecursionError) as exc:
-            problem = "nested too deeply" if isinstance(exc, RecursionError) else exc
-            raise GradeError(f"{what} {path}, line {number}: not JSON ({problem})") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
-            raise GradeError(f"{what} {path}, line {number}: each line must be an object with a string 'id'")
-        entries.append(entry)
-    return entries
-
-
-def sort_key(entry_id: str) -> tuple:
-    """Order ids as bfcl does within a category: by the number after the category. Example: 'simple_10' -> (0, 10)"""
-    index = entry_id.rsplit("_", 1)[-1].split("-")[0]
-    return (0, int(index), entry_id) if index.isdigit() else (1, 0, entry_id)
-
-
-def grade_category(category: str, questions: list[dict], answers: list[dict], results: list[dict], *,
-                   mode: str, partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
-    """Grade one category's result lines against its questions and possible answers, as bfcl evaluate does.
-
-    Every result line counts. Without partial, the results must answer every question (bfcl's
-    rule; its --partial-eval is partial here); with it, the lines present are graded alone.
-    mode: "prompt" or "fc", the decoder of the model's format; lenient: the lab's reader instead.
-    """
-    _check_shapes(category, questions, answers, results)
-    if not results:
-        raise GradeError(f"{category}: the result file has no lines (bfcl evaluate divides by zero on it)")
-    if len(results) != len(questions) and not partial:
-        raise GradeError(f"{category}: {len(results)} results for {len(questions)} questions; bfcl evaluate stops "
-                         f"here too: add --partial to grade the {len(results)} present (its --partial-eval)")
-    by_id = {q["id"]: (q, answers[i] if answers else None) for i, q in enumerate(questions)}
-    seen: set[str] = set()
-    lines = []
-    for result in sorted(results, key=lambda r: sort_key(r["id"])):
-        entry_id = result["id"]
-        if entry_id not in by_id or entry_id in seen:
-            why = "appears twice" if entry_id in seen else "has no question in the question file"
-            raise GradeError(f"{category}: the result {entry_id} {why} (bfcl evaluate stops on it too)")
-        seen.add(entry_id)
-        if "result" not in result:
-            raise GradeError(f"{category}: the line of {entry_id} has no 'result' field")
-        question, answer = by_id[entry_id]
-        lines.append(_grade_line(category, question, answer, result["result"], mode, lenient, options))
-    return CategoryScore(category, lines)
-
-
-def _check_shapes(category: str, questions: list[dict], answers: list[dict], results: list[dict]) -> None:
-    """Refuse files given in the wrong places, and answers that do not stand in their questions' order."""
-    if any("result" in q and "function" not in q for q in questions[:5]):
-        raise GradeError(f"{category}: the question file holds results ('result', no 'function'): are the "
-                         "arguments in the order QUESTIONS POSSIBLE_ANSWERS RESULTS?")
-    if any("ground_truth" in r and "result" not in r for r in results[:5]):
-        raise GradeError(f"{category}: the result file holds possible answers: are the arguments in the order "
-                         "QUESTIONS POSSIBLE_ANSWERS RESULTS?")
-    if not needs_answers(category):
-        return
-    if len(answers) != len(questions):
-        raise GradeError(f"{category}: {len(answers)} possible answers for {len(questions)} questions")
-    for number, (question, answer) in enumerate(zip(questions, answers), 1):
-        if question["id"] != answer["id"]:  # bfcl pairs them by position: a shuffled file would grade the wrong pairs
-            raise GradeError(f"{category}: line {number} of the possible answers is {answer['id']}, but the question "
-                             f"there is {question['id']}; bfcl pairs them by line")
-
-
-def _grade_line(category: str, question: dict, answer: dict | None, raw: JSON, mode: str, lenient: bool,
-                options: dict) -> GradedLine:
-    """Decode one result in the model's format and grade it (a decode failure is a failed line, counted)."""
-    language, failure = language_of(category), ""
-    if lenient:
-        decoded = decode_result(raw)[0]
-    else:
-        try:
-            decoded = decode_ast(raw, mode, language)
-        except DecodeError as exc:
-            decoded, failure = None, str(exc)
-    truth = answer.get("ground_truth", []) if answer else []
-    functions = question.get("function", [])
-    try:  # bfcl's JavaScript parser returns None for "no call": a wrong format, not a failed decode
-        verdict = ast_grade(functions, truth, {} if decoded is None and not failure else decoded, category,
-                            language=language, **options)
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError, StopIteration, RecursionError) as exc:
-        raise GradeError(f"{category}: {question['id']} cannot be graded ({type(exc).__name__}: {exc}); "
-                         "bfcl evaluate would stop on it too") from None
-    if failure and verdict.error_type in ("ast_decoder:decoder_failed", "relevance_error:decoder_failed"):
-        verdict = Verdict(False, verdict.error_type, f"{verdict.message} {failure}")  # bfcl appends the reason too
-    return GradedLine(question["id"], verdict, raw, decoded, question, truth)
-
-
-def grade_files(questions_path: str, answers_path: str | None, results_path: str, *, mode: str,
-                partial: bool = False, lenient: bool = False, **options) -> CategoryScore:
-    """Grade one result file against its question file and possible-answer file (None for irrelevance)."""
-    questions = read_jsonl(questions_path, "the question file")
-    answers = read_jsonl(answers_path, "the possible-answer file") if answers_path else []
-    results = read_jsonl(results_path, "the result file")
-    categories = {category_of(q["id"]) for q in questions}
-    if not questions:
-        raise GradeError(f"the question file {questions_path} has no lines")
-    if len(categories) != 1:
-        raise GradeError(f"the question file mixes categories {sorted(categories)}; grade one category a file")
-    category = categories.pop()
-    if needs_answers(category) and not answers_path:
-        raise GradeError(f"{category} is graded against possible answers: give the possible-answer file")
-    return grade_category(category, questions, answers, results, mode=mode, partial=partial, lenient=lenient,
-                          **options)
-
-
-# --- 6b. A result folder as bfcl generate writes it; score files and the table as bfcl evaluate writes them ---
-
-RESULT_FILE = re.compile(r"BFCL_v\d+_(\w+?)_result\.json$")
-
-
-def mode_of(model: str) -> str:
-    """Guess a model's mode from its name, by bfcl's naming convention. Example: 'gpt-4o-2024-11-20-FC' -> 'fc'
-
-    bfcl itself reads is_fc_model from its model table, which the lab does not carry: a model
-    that calls functions natively but has no FC in its name needs --mode fc.
-    """
-    return "fc" if re.search(r"(^|[-_])FC($|[-_])", model) else "prompt"
-
-
-def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None, partial: bool = False,
-                     lenient: bool = False, models: list[str] | None = None, categories: list[str] | None = None,
-                     **options) -> dict[str, list[CategoryScore]]:
-    """Grade every result file of every model folder (at any depth), with the questions and answers of data_dir."""
-    from pathlib import Path
-    root, data = Path(result_dir), Path(data_dir)
-    if not root.is_dir():
-        raise GradeError(f"the result folder {result_dir} is not a folder")
-    if not data.is_dir():
-        raise GradeError(f"the data folder {data_dir} is not a folder (it holds BFCL_v4_<category>.json and "
-                         "possible_answer/)")
-    scores: dict[str, list[CategoryScore]] = {}
-    for folder in sorted(p for p in root.iterdir() if p.is_dir() and (not models or p.name in models)):
-        files = sorted((m.group(1), f) for f in folder.rglob("BFCL_v*_result.json")
-                       if (m := RESULT_FILE.search(f.name)) and (not categories or m.group(1) in categories))
-        if not files:
-            continue
-        model_mode = mode or mode_of(folder.name)
-        scores[folder.name] = []
-        for category, path in files:
-            prefix = path.name.split("_" + category)[0]
-            questions = data / f"{prefix}_{category}.json"
-            answers = data / "possible_answer" / f"{prefix}_{category}.json"
-            if not questions.is_file():
-                raise GradeError(f"{folder.name}: no question file {questions} for {path.name}")
-            scores[folder.name].append(grade_files(str(questions), str(answers) if needs_answers(category) else None,
-                                                   str(path), mode=model_mode, partial=partial, lenient=lenient,
-                                                   **_options_for(folder.name, model_mode, options)))
-    if not scores:
-        raise GradeError(f"no result files (BFCL_v4_<category>_result.json) under {result_dir}")
-    return scores
-
-
-def _options_for(model: str, mode: str, options: dict) -> dict:
-    """FC models name a.b as a_b (bfcl's underscore_to_dot): on in FC mode unless said otherwise."""
-    return {"dots_to_underscores": mode == "fc"} | options
-
-
-def group_of(category: str) -> str:
-    """The score folder a category's file goes in. Example: 'live_simple' -> 'live'; 'simple_python' -> 'non_live'"""
-    return "live" if category.startswith("live") else "multi_turn" if category.startswith("multi_turn") else "non_live"
-
-
-def write_scores(score_dir: str, model: str, score: CategoryScore, prefix: str = "BFCL_v4") -> str:
-    """Write a category's score file as bfcl evaluate lays it out: a summary line, then each failed line."""
-    from pathlib import Path
-    path = Path(score_dir) / model / group_of(score.category) / f"{prefix}_{score.category}_score.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [{"accuracy": score.accuracy, "correct_count": score.correct, "total_count": score.total}]
-    lines += [_failure_record(model, score.category, line) for line in score.lines if not line.verdict.valid]
-    path.write_text("\n".join(json.dumps(x, ensure_ascii=False, default=str) for x in lines) + "\n", encoding="utf-8")
-    return str(path)
-
-
-def _failure_record(model: str, category: str, line: GradedLine) -> dict:
-    """One failed line of a score file, with the keys bfcl writes for its kind of failure."""
-    head = {"id": line.id, "model_name": model, "test_category": category, "valid": False}
-    error = {"error": [line.verdict.message], "error_type": line.verdict.error_type}
-    if not needs_answers(category):
-        return head | {"prompt": line.question, "model_result": line.raw, "decoded_result": line.decoded} | error
-    if line.verdict.error_type == "ast_decoder:decoder_failed":
-        return head | error | {"prompt": line.question, "model_result_raw": line.raw, "possible_answer": line.truth}
-    if line.verdict.error_type == "ast_decoder:decoder_wrong_output_format":  # bfcl writes both as str()
-        return head | error | {"prompt": line.question, "model_result_raw": str(line.raw),
-                               "model_result_decoded": str(line.decoded), "possible_answer": line.truth}
-    return head | error | {"prompt": line.question, "model_result_raw": line.raw,
-                           "model_result_decoded": line.decoded, "possible_answer": line.truth}
-
-
-NON_LIVE = ["simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
-            "irrelevance"]
-
-
-def non_live_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
-    """bfcl's data_non_live.csv row: Simple AST = the mean of the three simple categories, Non-Live Overall = the
-    mean of Simple, Multiple, Parallel, Parallel Multiple (a category not graded counts 0, as bfcl counts it)."""
-    acc = {s.category: s.accuracy for s in scores}
-    simple = sum(acc.get(c, 0.0) for c in NON_LIVE[:3]) / 3
-    parts = [simple] + [acc.get(c, 0.0) for c in ("multiple", "parallel", "parallel_multiple")]
-    return {"Non-Live Overall Acc": sum(parts) / 4, "Simple AST": simple,
-            **{c: acc.get(c) for c in NON_LIVE}}
-
-
-def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures: int = 20) -> str:
-    """Write each model's accuracy per category (bfcl's two decimals) and its non-live row, then failures."""
-    lines = [header, ""]
-    for model, categories in scores.items():
-        rows = [[s.category, s.correct, s.total, f"{s.accuracy * 100:.2f}%"] for s in categories]
-        lines += [f"Model: {model}", format_table(["category", "correct", "total", "accuracy"], rows)]
-        summary = non_live_summary(categories)
-        if any(s.category in NON_LIVE for s in categories):
-            lines.append(f"Non-Live Overall Acc {summary['Non-Live Overall Acc'] * 100:.2f}% (bfcl's mean of Simple AST "
-                         f"{summary['Simple AST'] * 100:.2f}%, Multiple, Parallel and Parallel Multiple; a category "
-                         "not graded counts 0)")
-        failed = [(s.category, line) for s in categories for line in s.lines if not line.verdict.valid]
-        lines.append(f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else
-                                                    ":" if failed else "."))
-        lines += [f"  {line.id}: {line.verdict.error_type}: {line.verdict.message[:150]}" for _, line in failed[:failures]]
-        lines.append("")
-    return "\n".join(lines).rstrip("\n")
-
-
-def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
-    """Write data_non_live.csv in bfcl's columns (rank by overall accuracy, values as NN.NN%, N/A where not graded)."""
-    from pathlib import Path
-    columns = ["Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST", "Python Simple AST",
-               "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
-               "Irrelevance Detection"]
-    cell = lambda x: "N/A" if x is None else f"{x * 100:.2f}%"  # noqa: E731
-    rows = []
-    for model, categories in scores.items():
-        s = non_live_summary(categories)
-        complete = all(s[c] is not None for c in NON_LIVE[:6])
-        rows.append((s["Non-Live Overall Acc"], [model, cell(s["Non-Live Overall Acc"]),
-                                                 cell(s["Non-Live Overall Acc"] if complete else None), cell(s["Simple AST"]),
-                                                 *[cell(s[c]) for c in NON_LIVE]]))
-    rows.sort(key=lambda r: -r[0])
-    path = Path(score_dir) / "data_non_live.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join([",".join(columns)] + [",".join([str(n)] + r) for n, (_, r) in enumerate(rows, 1)]),
-                    encoding="utf-8")
-    return str(path)
-
-
-
-# ---------------------------------------------------------------------------------------------
-# --- 7. A real model: the nine questions through an HTTP API, no SDK (scripts/07_real_llm.py) ---
-# ---------------------------------------------------------------------------------------------
-
-ANTHROPIC_MODEL = "claude-sonnet-4-5"  # one constant per API: retired ids break course notebooks; --model overrides
-OPENAI_MODEL = "gpt-4o-mini"
-# The official SDKs' default bases and rule: a request goes to base_url + its path, nothing inserted.
-# OpenAI's base holds the version (.../v1; a compatible server's may be .../v1beta/openai or
-# .../api/paas/v4); Anthropic's does not (its path is /v1/messages).
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-ANTHROPIC_BASE_URL = "https://api.anthropic.com"
-_SCHEMA_TYPES = {"dict": "object", "float": "number", "integer": "integer", "string": "string",
-                 "boolean": "boolean", "array": "array", "tuple": "array", "any": None}
-
-
-def bfcl_schema(params: dict) -> dict:
-    """Translate a BFCL parameter document into JSON Schema. Example: {"type": "float"} -> {"type": "number"}"""
-    kind = params.get("type")
-    if kind not in _SCHEMA_TYPES:
-        raise ValueError(f"unknown BFCL type {kind!r}; known: {sorted(_SCHEMA_TYPES)}")
-    out = {k: v for k, v in params.items() if k in ("description", "enum", "default")}
-    if _SCHEMA_TYPES[kind]:
-        out["type"] = _SCHEMA_TYPES[kind]
-    if "properties" in params:
-        out["properties"] = {name: bfcl_schema(sub) for name, sub in params["properties"].items()}
-        out["required"] = list(params.get("required", []))
-    if isinstance(params.get("items"), dict):
-        out["items"] = bfcl_schema(params["items"])
-    return out
-
-
-def bfcl_tools(docs: list[dict], registry: ToolRegistry | None = None) -> list[tool_core.Tool]:
-    """Turn BFCL function documents into Tools (what a model is shown), run by the registry's functions where known."""
-    registry = registry or bfcl_registry()
-    out = []
-    for doc in docs:
-        known = registry.get(doc["name"])
-        out.append(tool_core.Tool(doc["name"], doc.get("description", ""), bfcl_schema(doc["parameters"]),
-                                  known.fn if known else (lambda **a: a), read_only=True))
-    return out
-
-
-class LLMError(Exception):
-    """A failure talking to a model's API, with what the API said (never the key)."""
-
-
-@dataclass
-class Reply:
-    """One model reply: its text, its native calls (when tools went in the vendor's format), and why it stopped."""
-
-    text: str
-    calls: list[dict | ParseError] | None = None  # [{name: arguments}] from native tool calling, as the dialect read
-    stop_reason: str = ""                         # them; a call it could not read stays in the list as its ParseError
-    truncated: bool = False  # cut at max_tokens (or the context window): a call in it may be incomplete
-    refused: bool = False  # the model or the API's filter declined: no answer to grade, only its absence
-    paused: bool = False  # Anthropic's pause_turn: a long turn stopped midway, to be sent back to go on
-
-    def note(self) -> str:
-        """Say how the reply ended when that matters for its grade ('' for a normal end)."""
-        if self.refused:
-            return f"refused: {self.stop_reason}" + (f", {tool_core.show(self.text, 60)}" if self.text else "")
-        if self.paused:
-            return "paused (pause_turn): the API stopped a long turn midway; graded as far as it got"
-        if not self.truncated:
-            return ""
-        return "cut at max_tokens" if self.stop_reason in ("max_tokens", "length") else f"cut: {self.stop_reason}"
-
-
-class HTTPBackend:
-    """What the two APIs share: a JSON POST with the SDKs' retries and back-off (see post), clear errors otherwise."""
-
-    def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
-                 sleep=time.sleep):
-        self.model, self.timeout, self.max_tokens, self.retries, self.sleep = model, timeout, max_tokens, retries, sleep
-        self.secret = ""
-
-    def post(self, url: str, headers: dict, body: dict) -> dict:
-        """POST JSON and return the decoded answer, retrying what the official SDKs retry; else LLMError.
-
-        Retried, with back-off (0.5 s, 1 s, 2 s, ...): 408, 409, 429 and 5xx except 501 (409 is a
-        lock timeout at these APIs), a timeout or a dropped connection; not a 429 that says the
-        quota or spending limit is used up, and never what an x-should-retry header forbids. A
-        retry-after (seconds, or an HTTP date) or retry-after-ms of at most 60 s is obeyed. A refused
-        connection (nothing listening at the URL) fails at once. Where this departs from the official
-        SDKs: they also retry 501 and every 429; a 501 (not implemented) will not change, and a
-        used-up quota does not mend by waiting.
-        """
-        import http.client
-        import urllib.error
-        import urllib.request
-        data = json.dumps(body).encode("utf-8")
-        for attempt in range(self.retries + 1):
-            last = attempt == self.retries
-            request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
-            try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
-                if not isinstance(payload, dict):
-                    raise LLMError(f"{url} answered with JSON that is not an object: {tool_core.show(payload)}")
-                if "error" in payload and not ({"choices", "content"} & payload.keys()):  # a 200 that is an error
-                    raise LLMError(self._clean(f"{url} answered with an error: {self._api_message(payload)}"))
-                return payload
-            except urllib.error.HTTPError as exc:
-                payload = self._decode(exc.read())
-                message = self._api_message(payload)
-                if not last and _should_retry(exc.code, exc.headers, payload):
-                    self.sleep(_retry_wait(exc.headers, attempt))
-                    continue
-                raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
-            except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-                reason = getattr(exc, "reason", exc)
-                if not last and not isinstance(reason, (ConnectionRefusedError, ValueError)):  # no one there: say so now
-                    self.sleep(_retry_wait(None, attempt))
-                    continue
-                reason = getattr(exc, "reason", exc)  # HTTPException: a reply cut short (IncompleteRead) and the like
-                raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
-            except ValueError as exc:
-                raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
-        raise LLMError(f"{url}: still failing after {self.retries} retries")
-
-    def _decode(self, raw: bytes) -> JSON:
-        try:
-            return json.loads(raw.decode("utf-8", "replace"))
-        except ValueError:
-            return self._clean(raw.decode("utf-8", "replace"))[:300]  # redact before cutting: no half a key
-
-    def _api_message(self, payload: JSON) -> str:
-        error = payload.get("error", payload) if isinstance(payload, dict) else payload
-        return error.get("message", json.dumps(error)) if isinstance(error, dict) else str(error)
-
-    def _clean(self, text: str) -> str:
-        return text.replace(self.secret, "[redacted]") if self.secret else text
-
+# Which failures of a model's API are worth the same request again, and how long to wait: what
+# the official Python SDKs do (openai and anthropic, _base_client.py), with two departures named
+# in HTTPBackend.post. The lecture's point is only that a harness retries transient failures.
 
 _USED_UP = ("insufficient_quota", "spend_limit", "billing")  # a 429 that waiting does not mend
 
@@ -2472,162 +2645,6 @@ def _retry_wait(headers, attempt: int) -> float:
         except (ValueError, TypeError, OverflowError):
             wait = None
     return wait if wait is not None and 0 < wait <= 60 else 0.5 * 2 ** attempt
-
-
-class AnthropicBackend(HTTPBackend):
-    """The Anthropic Messages API over urllib: system + one user turn, stop at <tool_result, tools if native."""
-
-    def __init__(self, key: str, model: str = ANTHROPIC_MODEL, base_url: str = ANTHROPIC_BASE_URL, *,
-                 dialect=None, **options):
-        if not key and base_url.rstrip("/") == ANTHROPIC_BASE_URL:  # a proxy elsewhere may need none
-            raise LLMError("no API key: set ANTHROPIC_API_KEY, or run with --toy (offline) or --base-url")
-        super().__init__(model, **options)
-        self.secret, self.url = key or "", base_url.rstrip("/") + "/v1/messages"
-        self.dialect = dialect or _dialect("Anthropic")
-
-    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
-                 parallel: bool | None = None) -> Reply:
-        """Send one question; return the reply's text, native calls (read by the Anthropic dialect) and stop reason."""
-        body = {"model": self.model, "max_tokens": self.max_tokens, "system": system,
-                "messages": [{"role": "user", "content": user}], "stop_sequences": tool_core.STOP_SEQUENCES}
-        if tools:
-            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
-        headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
-        data = self.post(self.url, headers, body)
-        text, calls = _read_turn(self.dialect, data, self.url)
-        stop = data.get("stop_reason") or ""
-        return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
-                     refused=stop == "refusal", paused=stop == "pause_turn")
-
-
-_REASONING_MODEL = re.compile(r"(o\d|gpt-5)")  # OpenAI's model ids that refuse max_tokens and stop
-
-
-class OpenAIBackend(HTTPBackend):
-    """Any OpenAI-compatible Chat Completions endpoint (OpenAI, vLLM, llama.cpp, Ollama) over urllib.
-
-    The URL is base_url + "/chat/completions", the SDK's rule: the base holds the version, e.g.
-    http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8000/v1 (vLLM, llama.cpp's server).
-    """
-
-    def __init__(self, base_url: str = OPENAI_BASE_URL, key: str | None = None, model: str = OPENAI_MODEL, *,
-                 dialect=None, **options):
-        super().__init__(model, **options)
-        self.secret = key or ""
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.dialect = dialect or _dialect("OpenAI")
-
-    def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
-                 parallel: bool | None = None) -> Reply:
-        """Send one question; return the reply's text, native calls (read by the OpenAI dialect) and stop reason.
-
-        OpenAI's reasoning models (o1, o3, o4-mini, gpt-5, ...) take max_completion_tokens and no
-        stop sequences; the others, and most compatible servers, take max_tokens and stop.
-        """
-        body = {"model": self.model, "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
-        if _REASONING_MODEL.match(self.model):
-            body["max_completion_tokens"] = self.max_tokens
-        else:
-            body |= {"max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES}
-        if tools:
-            body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
-        headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
-        data = self.post(self.url, headers, body)
-        choices = data.get("choices")
-        choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
-        if choice is None:
-            raise LLMError(f"{self.url} answered without a choice to read: {tool_core.show(data, 200)}")
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        text, calls = _read_turn(self.dialect, message, self.url)
-        stop, refusal = choice.get("finish_reason") or "", message.get("refusal")
-        return Reply(refusal if isinstance(refusal, str) and refusal else text, calls if tools else None,
-                     "refusal" if refusal else stop, stop == "length", refused=bool(refusal) or stop == "content_filter")
-
-
-def _dialect(name: str):
-    """Return interfaces' reader of a vendor's format (imported here: issue 21 has the backends read their replies
-    with the dialects, the one place bfcl_lab uses another lab module)."""
-    import interfaces
-    return getattr(interfaces, name)()
-
-
-def _choice_fields(dialect, tool_choice: str | dict | None, parallel: bool | None) -> dict:
-    """Write tool_choice and parallel-call control in the vendor's own form; nothing when neither is asked for."""
-    if tool_choice is None and parallel is None:
-        return {}
-    return dialect.tool_choice(tool_choice or "auto", parallel)
-
-
-def _read_turn(dialect, turn: JSON, url: str) -> tuple[str, list[dict | ParseError]]:
-    """Read a reply's text and calls with the vendor's dialect; a reply it cannot read is an LLMError, never a crash."""
-    if not isinstance(turn, dict):
-        raise LLMError(f"{url} answered with a reply that is not an object: {tool_core.show(turn, 200)}")
-    try:
-        text, items = dialect.read_calls(turn)
-    except (TypeError, AttributeError, KeyError, ValueError) as exc:
-        raise LLMError(f"{url} answered with a reply the {dialect.name} reader cannot read "
-                       f"({type(exc).__name__}: {exc}): {tool_core.show(turn, 200)}") from None
-    return text, [item if isinstance(item, ParseError) else {item.name: item.arguments} for item in items]
-
-
-class ToyBackend:
-    """Offline: answers with model A's hand-written replies (the default when no key or base URL is given)."""
-
-    model = "toy (model A of demo 1)"
-
-    def __init__(self, answers: dict[str, str] | None = None):
-        self.answers = answers or MODEL_A
-
-    def complete(self, system: str, user: str, tools: list[dict] | None = None) -> Reply:
-        """Look the question up and return model A's reply to it."""
-        question = next(q for q in QUESTIONS if q["question"][0][0]["content"] == user)
-        return Reply(self.answers[question["id"]], None, "end_turn")
-
-
-NATIVE_SYSTEM = ("Use the tools you are given when one fits the request, with their exact names and arguments. "
-                 "If none fits, answer in plain text without calling any.")
-
-
-def ask_model(backend, dialect=None, tool_choice: str | dict | None = None,
-              parallel: bool | None = None) -> tuple[dict[str, JSON], dict[str, str]]:
-    """Put the nine questions to a model; return each answer (text, or native calls) and how it ended.
-
-    dialect None: the text protocol (the tools in the system prompt, calls as <tool_call> text);
-    otherwise a dialect of interfaces (e.g. interfaces.Anthropic()) renders the tools natively,
-    and tool_choice / parallel go in the vendor's own fields.
-    """
-    if dialect is None and (tool_choice is not None or parallel is not None):
-        raise ValueError("tool_choice and parallel are sent natively: they need a dialect (--native)")
-    answers, notes = {}, {}
-    for q in QUESTIONS:
-        tools = bfcl_tools(q["function"])
-        if dialect is None:
-            reply = backend.complete(tool_core.render_tool_prompt(tools), q["question"][0][0]["content"])
-            answers[q["id"]] = reply.text
-        else:  # the tools go in the vendor's own field; only its tool calls count as calls (BFCL's FC mode)
-            reply = backend.complete(NATIVE_SYSTEM, q["question"][0][0]["content"], [dialect.tool(t) for t in tools],
-                                     **({"tool_choice": tool_choice} if tool_choice is not None else {}),
-                                     **({"parallel": parallel} if parallel is not None else {}))
-            answers[q["id"]] = reply.calls or []
-        notes[q["id"]] = reply.note()
-    return answers, notes
-
-
-def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, parallel: bool | None = None) -> str:
-    """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
-    answers, notes = ask_model(backend, dialect, tool_choice, parallel)
-    graded = grade_model(answers)
-    rows = [[g.question, _cell(g.ast), _cell(g.exec), g.how + (f" ({notes[g.question]})" if notes[g.question] else "")]
-            for g in graded]
-    mode = "native tool calling" if dialect is not None else "the text protocol"
-    refused = sum(note.startswith("refused") for note in notes.values())
-    return "\n".join([
-        f"Model: {backend.model}, through {mode}.",
-        format_table(["question", "AST", "exec", "what came back"], rows),
-        f"AST {sum(g.ast.valid for g in graded)}/9, execution {sum(g.exec.valid for g in graded)}/9. A reply cut at "
-        "max_tokens is graded as the truncated call it holds, never as 'no call'."]
-        + ([f"{refused} repl{'y was a refusal' if refused == 1 else 'ies were refusals'}: graded as no call, as BFCL "
-            "would (a pass only where no tool fits), but no evidence that the model can call tools."] if refused else []))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -285,15 +285,9 @@ class BM25Index:
 
     tf is t's count in d, |d| its length, n_t how many documents hold t. Every posting's score
     ("impact") is computed once, at indexing time: k1 and b are fixed per index. A query term
-    repeated counts once per occurrence, as in Lucene.
-
-    How top_k avoids scoring everything (MaxScore): each term knows the largest impact in its
-    postings, an upper bound on what it can add to any document. Terms are taken from the
-    highest bound down, adding impacts to candidate documents. Once the k-th best score so far
-    beats the sum of the bounds of the terms still to come, no document outside the candidates
-    can reach the top k: the remaining (common, low-idf) terms only look up the candidates, and a
-    candidate that cannot catch up with the k-th best is dropped. The result is exactly the
-    full scan's top k, ties broken by document index, for a fraction of the postings.
+    repeated counts once per occurrence, as in Lucene. The lecture's BM25 is `scores` and
+    `ranked` (score every document, sort); `top_k` returns the same list by MaxScore pruning,
+    which touches a fraction of the postings (section 2b below).
     """
 
     def __init__(self, documents: list[list[str]], k1: float = 1.2, b: float = 0.75):
@@ -336,10 +330,29 @@ class BM25Index:
                 out[doc] += weights[term] * impact
         return out
 
+    def ranked(self, query: list[str], k: int) -> list[tuple[int, float]]:
+        """Return the k best (document index, score) pairs by scoring every document: BM25 as the lecture tells it.
+
+        Best first, ties by document index; only documents scoring > 0. Example: see top_k, which returns the same.
+        """
+        _check_k(k)
+        best = heapq.nsmallest(k, ((-s, d) for d, s in enumerate(self.scores(query)) if s > 0))
+        return [(d, -neg) for neg, d in best]
+
+    # --- 2b. MaxScore pruning: the same top k from a fraction of the postings (the cost at 16,000 tools) ---
+
     def top_k(self, query: list[str], k: int) -> list[tuple[int, float]]:
-        """Return the k best (document index, score) pairs, best first, ties by index; only documents scoring > 0."""
-        if not isinstance(k, int) or k <= 0:
-            raise ValueError(f"k must be a whole number of at least 1, got {k!r}")
+        """Return what ranked(query, k) returns, scoring only the documents that can still reach the top k.
+
+        MaxScore: each term knows the largest impact in its postings, an upper bound on what it
+        can add to any document. Terms are taken from the highest bound down, adding impacts to
+        candidate documents. Once the k-th best score so far beats the sum of the bounds of the
+        terms still to come, no document outside the candidates can reach the top k: the
+        remaining (common, low-idf) terms only look up the candidates, and a candidate that
+        cannot catch up with the k-th best is dropped. Example: BM25Index([["a", "b"], ["b", "c"]]).top_k(["c"], 1)
+        -> [(1, 0.69...)]
+        """
+        _check_k(k)
         terms, weights = self._terms(query)
         remaining = [0.0] * (len(terms) + 1)  # remaining[i]: the most terms i.. can still add
         for i in range(len(terms) - 1, -1, -1):
@@ -370,6 +383,11 @@ class BM25Index:
         self.visited = visited
         best = heapq.nsmallest(k, ((-s, d) for d, s in acc.items() if s > 0))  # highest score, then lowest index
         return [(d, -neg) for neg, d in best]
+
+
+def _check_k(k: JSON) -> None:
+    if not isinstance(k, int) or isinstance(k, bool) or k <= 0:
+        raise ValueError(f"k must be a whole number of at least 1, got {k!r}")
 
 
 def tool_document(tool: Tool) -> list[str]:
@@ -925,8 +943,7 @@ def scale_figures(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 20
         total = sum(len(index.postings.get(t, ())) for q in texts for t in set(q))
         began = time.perf_counter()
         for q in texts:
-            scores = index.scores(q)
-            heapq.nlargest(10, range(len(scores)), key=scores.__getitem__)
+            index.ranked(q, 10)
         full = (time.perf_counter() - began) / len(texts)
         rows.append([f"{size:,}", f"{built:.3f}", f"{pruned * 1000:.2f}", f"{full * 1000:.2f}", f"{visited / max(total, 1):.0%}"])
     return format_table(["tools", "index (s)", "top-10, pruned (ms)", "top-10, full scan (ms)", "postings touched"], rows)

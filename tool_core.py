@@ -1,23 +1,29 @@
 """tool_core: the harness side of tool use, from a plain Python function to an agent loop.
 
-What it implements (lecture 001 section 2, 5.5 and 6; lesson 002's round trip):
-  1. `Tool`, `ToolResult` and `ToolRegistry`: a tool is a name, a description, a JSON Schema
-     for its parameters and a Python callable. A decorator builds the schema from type hints
-     and the docstring, the way FastMCP does. `ToolRegistry.call` checks, in order, that the
-     tool exists, that the arguments are an object, that they match the schema, and only
-     then executes; every failure becomes a message written for the model (three kinds:
-     unknown_tool, invalid_arguments, execution_error). It never raises.
-  2. `validate(schema, value)`: JSON Schema draft 2020-12 for the keywords the vendors'
-     function calling accepts (https://json-schema.org/draft/2020-12/json-schema-validation),
-     returning every error with its JSON path: one function per keyword, as in the
-     python-jsonschema package's _keywords.py. The registry calls it on every call.
-  3. The text protocol for models without native tool calling: `render_tool_prompt`,
-     `parse_tool_calls` (robust, on `json.JSONDecoder.raw_decode`) beside the naive
-     `parse_tool_calls_regex`, and `render_tool_results` beside `parse_tool_results`.
-  4. The loop: `ScriptedLM` and `run_agent` (model -> parse -> validate -> execute, read-only
-     calls of one turn in parallel -> results appended -> model), with `tool_choice`.
-  5. Helpers every lab module uses: `count_tokens`, `calculate`, `format_table`.
-  6. Orrin Grid demo tools and the `demo_*` functions behind scripts/03_harness.py.
+Contents (lecture 001 sections 2, 5.5 and 6; lesson 002's round trip), each chapter with the demo
+of scripts/03_harness.py that shows it (every lab module builds on these):
+  1. Tool and ToolResult                                       demo 1
+     A tool is a name, a description, a JSON Schema for its parameters and a Python callable;
+     a result is ok or one of three error kinds, with a message written for the model.
+  2. Helpers every lab module uses: count_tokens, calculate, format_table, dotted_name.
+  3. validate(schema, value)                                   demo 1
+     JSON Schema draft 2020-12 for the keywords the vendors' function calling accepts
+     (https://json-schema.org/draft/2020-12/json-schema-validation), returning every error
+     with its JSON path: one function per keyword, as in python-jsonschema's _keywords.py.
+     3b is its appendix: ECMA-262 regexes in Python's re.
+  4. From a Python function to a Tool                          demo 1
+     A decorator builds the schema from type hints and the docstring, the way FastMCP does.
+  5. The registry                                              demo 1
+     ToolRegistry.call checks, in order, that the tool exists, that the arguments are an
+     object, that they match the schema, and only then executes; it never raises.
+  6. The text protocol                                         demo 2, "What the tools cost"
+     For models without native tool calling: render_tool_prompt, parse_tool_calls (robust,
+     on json.JSONDecoder.raw_decode) beside the naive parse_tool_calls_regex, and
+     render_tool_results beside parse_tool_results.
+  7. The loop                                                  demo 3
+     ScriptedLM and run_agent (model -> parse -> validate -> execute, read-only calls of one
+     turn in parallel -> results appended -> model), with tool_choice.
+  8. Orrin Grid, the demo tools, and 9. the demos behind scripts/03_harness.py.
 
 What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
 the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs,

@@ -225,10 +225,11 @@ class Bm25ByHand(unittest.TestCase):
             (["a"], 10, [(0, RARE)]),  # k above the matches: only the documents that score
         ]
         for query, k, expected in cases:
-            with self.subTest(query=query, k=k):
-                got = index.top_k(query, k)
-                self.assertEqual([d for d, _ in got], [d for d, _ in expected])
-                self.assertScores([s for _, s in got], [s for _, s in expected])
+            for method in (index.ranked, index.top_k):  # the plain full scan, then the pruned one: the same list
+                with self.subTest(method=method.__name__, query=query, k=k):
+                    got = method(query, k)
+                    self.assertEqual([d for d, _ in got], [d for d, _ in expected])
+                    self.assertScores([s for _, s in got], [s for _, s in expected])
 
     def test_ties_go_to_the_lower_document_index(self):
         # k1 = 0 on the corpus: b c scores d0 = ln 1.6, d1 = 2 ln 1.6, d2 = ln 1.6: d0 before d2.

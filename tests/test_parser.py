@@ -1,4 +1,4 @@
-"""Tests for the text protocol of tool_core (section 5): parse_tool_calls beside the naive regex parser,
+"""Tests for the text protocol of tool_core (section 6): parse_tool_calls beside the naive regex parser,
 and render_tool_results beside parse_tool_results.
 
 What they check (lecture 001 section 5.5): every <tool_call> yields exactly one ToolCall or one ParseError
