@@ -1819,6 +1819,14 @@ class _Parser:
         self.shift = (len(text) - len(self.source)) // 2  # positions in errors count in the text given
         self.tokens, self.i = _tokenize(self.source, self.language, self.shift), 0
 
+    def program(self) -> _Node:
+        """Read statements to the end; each language's parser says what a statement is."""
+        statements = []
+        while self.tok.kind != "end":
+            self.first = not statements
+            statements.append(self.statement())
+        return _Node("program", 0, len(self.source), statements)
+
     @property
     def tok(self) -> _Node:
         return self.tokens[self.i]
@@ -2002,13 +2010,6 @@ class _JavaParser(_Parser):
     """A recursive-descent parser for the Java that call text holds: statements, expressions, types."""
 
     language = "java"
-
-    def program(self) -> _Node:
-        statements = []
-        while self.tok.kind != "end":
-            self.first = not statements
-            statements.append(self.statement())
-        return _Node("program", 0, len(self.source), statements)
 
     def statement(self) -> _Node:
         if self.at(";"):
@@ -2351,13 +2352,6 @@ class _JsParser(_Parser):
     """A recursive-descent parser for the JavaScript that call text holds; bodies of functions are skipped."""
 
     language = "javascript"
-
-    def program(self) -> _Node:
-        statements = []
-        while self.tok.kind != "end":
-            self.first = not statements
-            statements.append(self.statement())
-        return _Node("program", 0, len(self.source), statements)
 
     def statement(self) -> _Node:
         if self.at(";"):
