@@ -522,13 +522,29 @@ def parallel_speedup() -> str:
             f"{parallel:.2f} s concurrently (read-only): {sequential / parallel:.1f}x")
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children and theirs; nan where unknown (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return float("nan")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def suite_time() -> str:
-    """Time the whole test suite as CI runs it."""
-    began = time.perf_counter()
+    """Time the whole test suite as CI runs it: wall, and CPU in the test process with the scripts it starts.
+
+    The budget (issue 22) is 6 s wall on an idle 2-core machine; on a busy one the wall time follows the CPU time
+    more than the cores, so compare CPU there."""
+    began, cpu_before = time.perf_counter(), children_cpu()
     result = subprocess.run([sys.executable, "-m", "unittest", "discover", "-s", "tests"], cwd=ROOT,
                             capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - began, children_cpu() - cpu_before
     ran = next((line for line in result.stderr.splitlines() if line.startswith("Ran ")), "?")
-    return f"The test suite: {ran.removeprefix('Ran ')}, {time.perf_counter() - began:.1f} s wall as a whole process"
+    return (f"The test suite: {ran.removeprefix('Ran ')}, {wall:.1f} s wall as a whole process "
+            f"({'within' if wall < 6 else 'over'} the 6 s budget for an idle 2-core machine), "
+            f"{cpu:.1f} s CPU with the scripts it runs")
 
 
 def main() -> None:

@@ -25,14 +25,16 @@ need no fresh interpreter.
 """
 import atexit
 import contextlib
+import functools
 import io
 import os
 import queue
-import runpy
+import re
 import subprocess
 import sys
 import tempfile
 import threading
+import types
 from pathlib import Path
 from typing import NamedTuple
 from unittest import mock
@@ -78,7 +80,8 @@ _ELSEWHERE = tempfile.TemporaryDirectory(prefix="script-runs-")
 def _execute(run: _Run) -> None:
     """Run it here unless another thread has it already; then wait until it is done."""
     with _LOCK:
-        mine, run.claimed = not run.claimed, True
+        mine = not run.claimed
+        run.claimed = True
     if mine:
         try:
             if _STOPPED.is_set():
@@ -109,7 +112,7 @@ def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict) -> None:
         if key in _RUNS:
             return
         _RUNS[key] = run = _Run(argv, cwd, env)
-        if not _WORKERS:
+        if not _WORKERS:  # one fewer than the CPUs: the tests in this process keep one
             for _ in range(max(1, (os.cpu_count() or 2) - 1)):
                 _WORKERS.append(threading.Thread(target=_work, daemon=True, name="script-runs"))
                 _WORKERS[-1].start()
@@ -142,53 +145,67 @@ def result(script: str, variant: str = "root") -> Result:
     return _RUNS[key].result
 
 
-def _command_key(argv: tuple[str, ...], cwd: Path, env: dict) -> object:
-    """A table run when argv is one (from the root, by the relative path), else the command itself."""
-    if cwd == ROOT and env == ENV and argv and argv[0].startswith("scripts/"):
-        script, args = argv[0].removeprefix("scripts/"), argv[1:]
-        for variant, table_args in (("root", ()), ("seed 1", ("--seed", "1"))):
-            if script in NUMBERED and args == table_args and variant in variants(script):
-                return script, variant
-    return ("command", argv, str(cwd), tuple(sorted(env.items())))
+def _lookup(argv: tuple[str, ...], cwd: Path, env: dict) -> tuple[object, tuple[tuple[str, ...], Path, dict]]:
+    """The key and (argv, cwd, env) of a command: the table's run when it is one, else the command's own."""
+    script = argv[0].removeprefix("scripts/") if argv else ""
+    if cwd == ROOT and env == ENV and script in NUMBERED:
+        for variant in variants(script):
+            run = _table_run(script, variant)
+            if run[:2] == (argv, cwd):
+                return (script, variant), run
+    return ("command", argv, str(cwd), tuple(sorted(env.items()))), (argv, cwd, env)
 
 
 def queue_command(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> None:
     """Queue `python3 argv...` (run with sys.executable) to run in the background; env defaults to ENV."""
-    env = ENV if env is None else env
-    key = _command_key(argv, cwd, env)
-    if isinstance(key, tuple) and key[0] != "command":
-        _start(key, *_table_run(*key))
-    else:
-        _start(key, argv, cwd, env)
+    key, run = _lookup(argv, cwd, ENV if env is None else env)
+    _start(key, *run)
 
 
 def command(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> Result:
-    """(returncode, stdout, stderr) of `python3 argv...`, queued by queue_command or run now."""
-    env = ENV if env is None else env
-    queue_command(*argv, cwd=cwd, env=env)
-    key = _command_key(argv, cwd, env)
+    """(returncode, stdout, stderr) of `python3 argv...`: queued by queue_command, or run now."""
+    key, run = _lookup(argv, cwd, ENV if env is None else env)
+    _start(key, *run)
     _execute(_RUNS[key])
     return _RUNS[key].result
 
 
-def ran() -> list[tuple[str, ...]]:
-    """The commands started so far (for a check that a run is shared, not repeated)."""
-    with _LOCK:
-        return [run.argv for run in _RUNS.values() if run.process is not None]
+def sections(out: str) -> dict[str, str]:
+    """A demo script's stdout as {title: body}, undoing tool_core.print_demos: '=== title ===', a blank line, the
+    body, and a blank line before the next banner."""
+    parts = re.split(r"(?m)^=== (.*) ===\n\n", out)
+    if parts[0]:
+        raise ValueError(f"text before the first banner: {parts[0][:80]!r}")
+    titles, bodies = parts[1::2], [body.removesuffix("\n") for body in parts[2::2]]  # print's own newline
+    bodies[:-1] = [body.removesuffix("\n") for body in bodies[:-1]]  # the blank line before the next banner
+    return dict(zip(titles, bodies))
+
+
+@functools.cache
+def _code(path: Path, stamp: tuple[int, int]):
+    """The file compiled once (per version of it): interfaces.py takes 0.07 s to compile."""
+    return compile(path.read_bytes(), str(path), "exec")
 
 
 def in_process(path: str | Path, *args: str) -> Result:
     """Run a Python file as __main__ in this process with these arguments; (exit code, stdout, stderr).
 
-    The exit code is what the interpreter would make of it: 0 when it returns, SystemExit's code, or 1 with the
-    message on stderr when sys.exit is given a string. sys.argv and sys.path are restored afterwards."""
+    As runpy.run_path does: a fresh module named __main__ stands in sys.modules while it runs. The exit code is
+    what the interpreter would make of it: 0 when it returns, SystemExit's code, or 1 with the message on stderr when
+    sys.exit is given a string. sys.argv, sys.path and sys.modules["__main__"] are restored afterwards."""
+    path = Path(path)
+    stat = path.stat()
+    code_object = _code(path, (stat.st_mtime_ns, stat.st_size))
+    module = types.ModuleType("__main__")
+    module.__file__ = str(path)
     out, err, code = io.StringIO(), io.StringIO(), 0
-    saved_path = list(sys.path)
+    saved_path, saved_main = list(sys.path), sys.modules["__main__"]
     try:
+        sys.modules["__main__"] = module
         with mock.patch.object(sys, "argv", [str(path), *args]), contextlib.redirect_stdout(out), \
                 contextlib.redirect_stderr(err):
             try:
-                runpy.run_path(str(path), run_name="__main__")
+                exec(code_object, module.__dict__)
             except SystemExit as exit_:
                 if exit_.code is None or isinstance(exit_.code, int):
                     code = exit_.code or 0
@@ -196,7 +213,7 @@ def in_process(path: str | Path, *args: str) -> Result:
                     print(exit_.code, file=sys.stderr)
                     code = 1
     finally:
-        sys.path[:] = saved_path
+        sys.path[:], sys.modules["__main__"] = saved_path, saved_main
     return Result(code, out.getvalue(), err.getvalue())
 
 
@@ -210,3 +227,4 @@ def _stop() -> None:
             if run.process is not None and run.process.poll() is None:
                 run.process.kill()
     _ELSEWHERE.cleanup()
+

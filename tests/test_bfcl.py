@@ -16,23 +16,22 @@ import json
 import os
 import random
 import re
-import runpy
-import subprocess
 import sys
 import tempfile
 import unittest
 from contextlib import redirect_stdout
 from pathlib import Path
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "06_evaluation.py"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import bfcl_lab  # noqa: E402
+import script_runs  # noqa: E402
 import tool_core  # noqa: E402
 from bfcl_lab import ADD, MULT, WEATHER, DecodeError, ast_grade, decode_python_calls, decode_result, exec_grade  # noqa: E402
 
+script_runs.prefetch("06_evaluation.py")  # the table's runs of script 06 start now (SubprocessDemoScript)
 PASS = ""  # the expected error_type of a passing verdict
 
 
@@ -684,24 +683,14 @@ def res(entry_id, result):
     return {"id": entry_id, "result": result, "input_token_count": 10, "output_token_count": 5, "latency": 0.5}
 
 
-def _popen(*args, cwd=ROOT):
-    return subprocess.Popen([sys.executable, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-
-_STATE: dict = {}  # the module's temporary folder and its one subprocess
+_STATE: dict = {}  # the module's temporary folder
 
 
 def setUpModule():
-    """Make the temporary folder, and start the section's one subprocess: it runs while the other tests do."""
     _STATE["folder"] = tempfile.TemporaryDirectory()
-    _STATE["demo"] = _popen(str(SCRIPT), cwd=ROOT / "tests")  # scripts/06 from another directory
 
 
 def tearDownModule():
-    proc = _STATE["demo"]
-    if proc.poll() is None:  # only when SubprocessDemoScript did not run: stop the process this module started
-        proc.kill()
-    proc.communicate()
     _STATE["folder"].cleanup()
 
 
@@ -1200,12 +1189,11 @@ class CommandLine(unittest.TestCase):
         cases = [(lambda: bfcl_lab.main(["--help"]), "grade"),
                  (lambda: bfcl_lab.main(["grade", "--help"]), "POSSIBLE_ANSWERS '-' for irrelevance"),
                  (lambda: bfcl_lab.main(["grade", "--help"]), "--partial"),
-                 (lambda: bfcl_lab.main(["grade", "--help"]), "--result-dir"),
-                 (lambda: runpy.run_path(str(SCRIPT), run_name="__main__"), "Demo 1")]
+                 (lambda: bfcl_lab.main(["grade", "--help"]), "--result-dir")]  # scripts/06: tests/test_scripts.py
         for run, words in cases:
             with self.subTest(words):
                 out = io.StringIO()
-                with redirect_stdout(out), mock.patch.object(sys, "argv", [str(SCRIPT), "--help"]):
+                with redirect_stdout(out):
                     with self.assertRaises(SystemExit) as exit:
                         run()
                 self.assertEqual(exit.exception.code, 0)
@@ -1447,13 +1435,11 @@ class OptimalPairing(unittest.TestCase):
 
 
 class SubprocessDemoScript(unittest.TestCase):
-    """scripts/06_evaluation.py as a subprocess, from another directory (the section's one subprocess)."""
+    """scripts/06_evaluation.py as a subprocess, from another directory (a run of tests/script_runs.py's table)."""
 
     def test_the_demo_script(self):
-        proc = _STATE["demo"]
-        out, err = proc.communicate(timeout=60)
-        self.assertEqual(proc.returncode, 0, err)
-        self.assertEqual(err, "")
+        code, out, err = script_runs.result("06_evaluation.py", "elsewhere")
+        self.assertEqual((code, err), (0, ""))
         self.assertTrue(out.startswith("=== Demo 1. BFCL: nine questions, two models, two graders ===\n"))
         self.assertIn("\n" + bfcl_lab.demo_bfcl() + "\n", out)  # the same bytes as in process
         self.assertIn("Model A: AST 7/9, execution 8/9.   Model B: AST 3/9, execution 5/9.", out)

@@ -3,18 +3,15 @@
 Expected values come from hand arithmetic (written out in the comments), from the catalog's spec
 (15 objects x 10 operations, 23 near duplicates = 9 + 14, 190 paraphrases) or from independent
 counts (a full scan sorted here, count_tokens of render_tool_prompt); never from running the code
-under test and pasting what it printed. About 1.5 s on two idle cores: script 05 runs once in this
-process and twice as a subprocess in the background while the other tests run.
+under test and pasting what it printed. Script 05's output comes from tests/script_runs.py's runs (started in the
+background when this file is imported; tests/test_scripts.py checks --help, the directory and where the seed goes).
 """
-import contextlib
 import dataclasses
 import functools
 import gc
-import io
 import math
 import random
 import re
-import runpy
 import sys
 import tempfile
 import unittest
@@ -23,14 +20,16 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "05_many_tools.py"
+SCRIPT = "05_many_tools.py"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import tool_catalog as tc  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import count_tokens, render_tool_prompt  # noqa: E402
-from script_runs import ScriptRuns  # noqa: E402
+import script_runs  # noqa: E402
+
+script_runs.prefetch(SCRIPT)  # the table's runs of script 05 start now, in the background
 
 # --- shared fixtures -----------------------------------------------------------------------------
 
@@ -82,25 +81,6 @@ def naive_bm25(documents: list[list[str]], query: list[str], k1: float = 1.2, b:
     return out
 
 
-def run_script_in_process(*args: str) -> tuple[int, str]:
-    """Run scripts/05_many_tools.py's main() here (as __main__), returning (exit code, stdout)."""
-    return _run_script_in_process(tuple(args))
-
-
-@functools.cache
-def _run_script_in_process(args: tuple[str, ...]) -> tuple[int, str]:
-    out, argv, path = io.StringIO(), sys.argv, list(sys.path)
-    sys.argv, code = [str(SCRIPT), *args], 0
-    try:
-        with contextlib.redirect_stdout(out):
-            runpy.run_path(str(SCRIPT), run_name="__main__")
-    except SystemExit as exc:
-        code = exc.code or 0
-    finally:
-        sys.argv, sys.path[:] = argv, path
-    return code, out.getvalue()
-
-
 def sections(output: str) -> dict[str, str]:
     """Split a demo script's output at its '=== title ===' banners: {title: body}."""
     parts = re.split(r"^=== (.*) ===$", output, flags=re.M)
@@ -124,20 +104,6 @@ def percent(cell: str) -> int:
 
 def number(cell: str) -> int:
     return int(cell.replace(",", ""))
-
-
-# Script 05 as a subprocess, started once for the module and run in the background: seed 0 from
-# another directory and with another hash seed (the bytes must not depend on either), and seed 1.
-RUNS = ScriptRuns()
-
-
-def setUpModule():
-    RUNS.start("seed 0", SCRIPT, cwd=ROOT / "tests", hashseed="12345")
-    RUNS.start("seed 1", SCRIPT, "--seed", "1", cwd=ROOT)
-
-
-def tearDownModule():
-    RUNS.stop()
 
 
 # --- 1. BM25 by hand -----------------------------------------------------------------------------
@@ -689,8 +655,8 @@ def recounted_retrieval():
 
 class DemoFigures(unittest.TestCase):
     def setUp(self):
-        code, self.out = run_script_in_process()
-        self.assertEqual(code, 0)
+        code, self.out, err = script_runs.result(SCRIPT)
+        self.assertEqual(code, 0, err)
 
     def test_catalog_demo(self):
         body = demo_body(self.out, 1)
@@ -1040,29 +1006,20 @@ class DocsRegistry(unittest.TestCase):
 # --- 10. scripts/05_many_tools.py ----------------------------------------------------------------
 
 class Script05Runs(unittest.TestCase):
-    def test_prints_demos_1_to_5_the_same_bytes_every_run(self):
-        code, out, err = RUNS.result("seed 0")
+    """What script 05 prints, from the table's runs (tests/test_scripts.py: the same bytes from any directory, --help,
+    and that --seed changes demos 2, 3 and 5 only)."""
+
+    def test_prints_demos_1_to_5(self):
+        code, out, err = script_runs.result(SCRIPT)
         self.assertEqual(code, 0, err)
         self.assertEqual(re.findall(r"^=== Demo (\d)\. ", out, re.M), ["1", "2", "3", "4", "5"])
         self.assertNotIn("BM25 at scale", out)  # --scale only
-        self.assertEqual(out, run_script_in_process()[1])  # another process, directory and hash seed
 
-    def test_help(self):
-        code, out = run_script_in_process("--help")
-        self.assertEqual(code, 0)
-        for flag in ("usage:", "--seed", "--scale", "Demo 5"):
-            with self.subTest(flag=flag):
-                self.assertIn(flag, out)
-
-    def test_seed_1_changes_the_seeded_figures_only(self):
-        code, out, err = RUNS.result("seed 1")
+    def test_seed_1_draws_other_requests_of_the_same_counts(self):
+        code, out, err = script_runs.result(SCRIPT, "seed 1")
         self.assertEqual(code, 0, err)
-        seed0 = run_script_in_process()[1]
-        for number_ in (1, 2, 3, 4, 5):
-            with self.subTest(demo=number_):
-                same = demo_body(out, number_) == demo_body(seed0, number_)
-                self.assertEqual(same, number_ in (1, 4))  # demos 1 and 4 take no seed
         self.assertIn("300 requests (190 paraphrased).", demo_body(out, 3))
+        self.assertNotEqual(demo_body(out, 3), demo_body(script_runs.result(SCRIPT).stdout, 3))
 
 
 if __name__ == "__main__":

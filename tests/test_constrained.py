@@ -8,11 +8,9 @@ many generations; the figures scripts/08 prints against recounts that do not use
 """
 import json
 import math
-import os
 import random
 import re
 import sys
-import tempfile
 import types
 import unittest
 from collections import Counter
@@ -23,30 +21,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
+import script_runs  # noqa: E402
 import tool_core  # noqa: E402
 import toolformer_lab as tl  # noqa: E402
-from script_runs import ScriptRuns  # noqa: E402
 
-SCRIPT = ROOT / "scripts" / "08_constrained_decoding.py"
-RUNS = ScriptRuns()
-_ELSEWHERE = tempfile.TemporaryDirectory()
+SCRIPT = "08_constrained_decoding.py"
+script_runs.prefetch(SCRIPT)  # the table's runs of script 08 start now, in the background
 
 
-def setUpModule():
-    """Start the script runs at once, so that they overlap with the in-process tests."""
-    runs = {"root": ([], ROOT, "1"), "elsewhere": ([], Path(_ELSEWHERE.name), "2"), "help": (["--help"], ROOT, "0")}
-    for name, (args, cwd, hashseed) in runs.items():
-        # a relative path from the root, an absolute one from elsewhere; different hash seeds expose set-order output
-        target = os.path.relpath(SCRIPT, ROOT) if name == "root" else SCRIPT
-        RUNS.start(name, target, *args, cwd=cwd, hashseed=hashseed)
-
-
-def tearDownModule():
-    RUNS.stop()
-    _ELSEWHERE.cleanup()
-
-
-script_run = RUNS.result  # (returncode, stdout, stderr) of one of the runs started in setUpModule
+def script_run(variant: str) -> tuple[int, str, str]:
+    """(returncode, stdout, stderr) of one of tests/script_runs.py's runs of script 08."""
+    return script_runs.result(SCRIPT, variant)
 
 
 _LAB = {}
@@ -584,18 +569,16 @@ def cells(line: str) -> list[str]:
 
 
 class Script(unittest.TestCase):
-    def test_runs_the_same_every_time_and_has_help(self):
+    """What script 08 prints, from the table's runs (tests/test_scripts.py: the same bytes from any directory, --help
+    with --timings, and where the seed goes)."""
+
+    def test_prints_the_six_demos(self):
         code, out, err = script_run("root")
         self.assertEqual(code, 0, err)
-        self.assertEqual(out, script_run("elsewhere")[1])
         self.assertEqual(re.findall(r"^=== (.*) ===$", out, re.M), [
             "Demo 1. Free and masked generation", "Demo 2. A regex as a finite automaton",
             "Demo 3. A JSON Schema as a pushdown automaton", "Demo 4. One masked step",
             "Demo 5. What a mask costs, three ways", "Demo 6. What masking does not give"])
-        code, help_text, _ = script_run("help")
-        self.assertEqual(code, 0)
-        self.assertIn("usage", help_text)
-        self.assertIn("--timings", help_text)
 
     def test_demo_1_figures_match_an_independent_grading(self):
         out, lab_ = section(script_run("root")[1], "Demo 1"), lab()

@@ -1,6 +1,8 @@
 """Every figure scripts/03_harness.py prints, checked against hand counts or an independent computation.
 
-The demos (tool_core.demo_error_kinds, demo_parsers, demo_loop, demo_prompt_cost) run in process;
+The script prints exactly the four demos (Script03, from a run of tests/script_runs.py's table; tests/test_scripts.py
+checks --help and the same bytes from any directory). The demos (tool_core.demo_error_kinds, demo_parsers, demo_loop,
+demo_prompt_cost) run in process;
 their tables are cut into cells at the dash rule under the header, and their figures are read with
 regular expressions. Expected values are written by hand from the lecture's cases, or counted here
 from the inputs (the parser cases, the tool specs) without calling the demo's own arithmetic.
@@ -13,10 +15,15 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, however the tests are started
 
+import script_runs  # noqa: E402
 from tool_core import (ERROR_CASES, PARSER_CASES, REGISTRY_ERROR_KINDS, ToolCall, count_tokens,  # noqa: E402
                        demo_error_kinds, demo_loop, demo_parsers, demo_prompt_cost, orrin_grid_registry,
                        parse_tool_calls, parse_tool_calls_regex, render_tool_prompt)
+
+
+script_runs.prefetch("03_harness.py")  # the table's runs of script 03 start now, in the background
 
 
 def block_after(text: str, first_line: str) -> list[str]:
@@ -207,6 +214,18 @@ class PromptCostDemo(unittest.TestCase):
         self.assertLessEqual(abs(each * 4 - definitions), 2)
         found = re.search(r"a 5-turn task pays it 5 times \((\d+) tokens\)", text)
         self.assertEqual(int(found.group(1)), 5 * total)
+
+
+
+class Script03(unittest.TestCase):
+    def test_prints_the_four_demos_under_their_banners(self):
+        code, out, err = script_runs.result("03_harness.py")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(list(script_runs.sections(out).items()), [
+            ("Demo 1. Three kinds of error, three different readers", demo_error_kinds()),
+            ("Demo 2. Twelve model outputs, two parsers", demo_parsers()),
+            ("Demo 3. The loop: parallel calls, relevance, correction", demo_loop()),
+            ("What the tools cost in the prompt", demo_prompt_cost())])
 
 
 if __name__ == "__main__":

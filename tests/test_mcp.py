@@ -28,8 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import interfaces  # noqa: E402
+import script_runs  # noqa: E402
 import tool_core  # noqa: E402
 from interfaces import (MCPClient, MCPHttpServer, MCPServer, InProcess, RPCError, Stdio, StreamableHTTP,  # noqa: E402
                         MCPTransportError)
@@ -279,10 +281,13 @@ class ToolsCall(WithServer):
         self.assertIn("the fuse blew: too much load", result["content"][0]["text"])
 
     def test_a_tool_past_the_timeout_fails_that_call_only(self):
-        session = self.ready()
+        server = MCPServer(make_registry(self.release, self.notes), tool_timeout=0.05)
+        self.addCleanup(server.close)
+        self.addCleanup(self.release.set)  # runs first: lets the hung tool finish
+        session = self.ready(server=server)
         started = time.monotonic()
         result = self.call(session, "hang", {}, 1)["result"]
-        self.assertLess(time.monotonic() - started, 2.0)  # 0.2 s timeout; the tool would wait 5 s
+        self.assertLess(time.monotonic() - started, 2.0)  # 0.05 s timeout; the tool would wait 5 s
         self.assertTrue(result["isError"])
         self.assertEqual(self.call(session, "add", {"a": 1, "b": 1}, 2)["result"],
                          {"content": [{"type": "text", "text": "2"}], "isError": False})
@@ -454,10 +459,11 @@ class StdioServer(unittest.TestCase):
                 pass
 
     def test_help_and_usage(self):
-        asked = subprocess.run(SERVE[:2] + ["--help"], capture_output=True, text=True, env=MINIMAL_ENV, timeout=30)
+        # in process: interfaces.py run as __main__ here, its exit handled as the interpreter would
+        asked = script_runs.in_process(ROOT / "interfaces.py", "--help")
         self.assertEqual((asked.returncode, asked.stderr), (0, ""))
         self.assertIn("usage: python3 interfaces.py serve [--http [--demo]] [--port N]", asked.stdout)
-        wrong = subprocess.run(SERVE[:2] + ["bogus"], capture_output=True, text=True, env=MINIMAL_ENV, timeout=30)
+        wrong = script_runs.in_process(ROOT / "interfaces.py", "bogus")
         self.assertEqual((wrong.returncode, wrong.stdout), (1, ""))
         self.assertIn("usage: python3 interfaces.py serve", wrong.stderr)
 

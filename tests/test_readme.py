@@ -4,15 +4,21 @@ Fenced ```bash blocks: each line is a command, run from the repository root with
 interpreter; it must exit 0. The two set-up commands at the top are what CI runs, so this test
 checks that .ci/run runs them (running the test suite from inside the test suite would recurse).
 Fenced ```python blocks (not marked no-run) are run as scripts from the repository root.
+Commands and snippets run through tests/script_runs.py: queued when this file is imported, run in the background,
+and a command that is a run of its table (scripts/06_evaluation.py --seed 1) is not run twice; a --help command is
+answered in process.
 """
 import re
 import shlex
-import subprocess
 import sys
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
+
+import script_runs  # noqa: E402
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.M | re.S)
 SETUP = ["python3 scripts/run_all.py", "python3 -m unittest discover -s tests"]
@@ -34,6 +40,25 @@ def commands() -> list[str]:
     return out
 
 
+SNIPPET_ENV = script_runs.ENV | {"PYTHONPATH": str(ROOT)}
+
+
+def run(command: str) -> script_runs.Result:
+    """Run one README command line from the repository root, without an API key; (exit code, stdout, stderr)."""
+    argv = shlex.split(command)[1:]
+    if "--help" in argv:
+        return script_runs.in_process(ROOT / argv[0], *argv[1:])
+    return script_runs.command(*argv)
+
+
+for _command in commands()[2:]:  # queued now, while the other test files are imported and run
+    if "--help" not in shlex.split(_command):
+        script_runs.queue_command(*shlex.split(_command)[1:])
+script_runs.prefetch("01_why_tools.py", "02_toolformer.py", "05_many_tools.py")  # HandoutDifferences reads them
+for _snippet in blocks("python"):
+    script_runs.queue_command("-c", _snippet, env=SNIPPET_ENV)
+
+
 class ReadmeCommands(unittest.TestCase):
     """Each command the README shows runs and exits 0."""
 
@@ -46,15 +71,12 @@ class ReadmeCommands(unittest.TestCase):
     def test_every_other_command_runs(self):
         rest = commands()[2:]
         self.assertGreaterEqual(len(rest), 5)
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(ROOT)}  # no API key: the offline paths
         for command in rest:
             self.assertEqual(shlex.split(command)[0], "python3", "README commands are python3 commands")
-        running = [(c, subprocess.Popen([sys.executable, *shlex.split(c)[1:]], cwd=ROOT, env=env, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)) for c in rest]
-        for command, process in running:  # started together: the suite waits for the slowest, not the sum
+        for command in rest:
             with self.subTest(command=command):
-                out, err = process.communicate(timeout=120)
-                self.assertEqual(process.returncode, 0, err[-1500:])
+                code, out, err = run(command)
+                self.assertEqual(code, 0, err[-1500:])
                 self.assertTrue(out.strip())
 
 
@@ -63,15 +85,18 @@ class HandoutDifferences(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        sys.path.insert(0, str(ROOT))
-        import tool_catalog
-        import toolformer_lab
         section = README.split("## Where a run differs from handout 001")[1].split("\n## ")[0]
         cls.rows = {cells[0]: cells[1:] for cells in (
             [c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| "))}
-        cls.compute = toolformer_lab.demo_cant_compute(0)
-        cls.sweep = toolformer_lab.demo_threshold_sweep(toolformer_lab.toolformer_pipeline(0))
-        cls.retrieval = tool_catalog.demo_retrieval(0)
+        cls.compute = cls.demo("01_why_tools.py", 1)
+        cls.sweep = cls.demo("02_toolformer.py", 2)
+        cls.retrieval = cls.demo("05_many_tools.py", 3)
+
+    @staticmethod
+    def demo(script: str, number: int) -> str:
+        """Demo <number> as the script prints it (a run of tests/script_runs.py's table)."""
+        out = script_runs.result(script).stdout
+        return next(body for title, body in script_runs.sections(out).items() if title.startswith(f"Demo {number}."))
 
     def row(self, starts: str) -> list[str]:
         return next(cells for handout, cells in self.rows.items() if handout.startswith(starts))
@@ -104,8 +129,7 @@ class ReadmeSnippets(unittest.TestCase):
         self.assertGreaterEqual(len(snippets), 5)
         for n, code in enumerate(snippets):
             with self.subTest(snippet=n, first_line=code.splitlines()[0]):
-                result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                                        timeout=60, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                result = script_runs.command("-c", code, env=SNIPPET_ENV)
                 self.assertEqual(result.returncode, 0, result.stderr[-1500:])
 
     def test_no_run_blocks_are_few_and_say_why(self):

@@ -22,7 +22,6 @@ import io
 import json
 import os
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -35,12 +34,15 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "07_real_llm.py"
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import bfcl_lab  # noqa: E402
 import interfaces  # noqa: E402
+import script_runs  # noqa: E402
 import tool_core  # noqa: E402
 from bfcl_lab import AnthropicBackend, LLMError, OpenAIBackend  # noqa: E402
 
+script_runs.prefetch("07_real_llm.py")  # the table's runs of script 07 start now, in the background
 KEY = "sk-test-Zq7DISTINCTIVEkey0xBEEF1234"  # distinctive, so a leak anywhere is found by a plain search
 
 # --- The fake model: each of the nine questions with its gold answer, by hand from the lecture ---
@@ -214,11 +216,13 @@ def cut_short(h, req):
     h.close_connection = True
 
 
-def closed_port() -> int:
-    """Return a port on 127.0.0.1 that nothing listens on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def closed_port(test: unittest.TestCase) -> int:
+    """Return a port on 127.0.0.1 that refuses connections until the test ends: a socket bound to it and never
+    listening stays open for the test, so nothing else can take the port meanwhile (a connection is refused at once)."""
+    sock = socket.socket()
+    test.addCleanup(sock.close)
+    sock.bind(("127.0.0.1", 0))
+    return sock.getsockname()[1]
 
 
 def tools_in(system: str) -> list[dict]:
@@ -635,13 +639,16 @@ class Failures(unittest.TestCase):
         self.assertNotIn(KEY[:len(KEY) // 2], str(caught.exception))
 
     def test_a_stalled_server_times_out(self):
-        # the timeout lives in HTTPBackend.post, shared by both APIs: one API suffices (and saves 0.2 s)
+        # the timeout lives in HTTPBackend.post, shared by both APIs: one API suffices (and saves the wait)
         sleeps = Sleeps()
         api = FakeAPI(self, steps=[stall, stall])
-        backend = OpenAIBackend(api.base + "/v1", KEY, timeout=0.2, retries=1, sleep=sleeps)
+        backend = OpenAIBackend(api.base + "/v1", KEY, timeout=0.05, retries=1, sleep=sleeps)
         with self.assertRaises(LLMError) as caught:
             backend.complete("s", "What is 2 + 3?")
         self.assertIn(f"could not get an answer from {backend.url}: timed out", str(caught.exception))
+        deadline = time.monotonic() + 5  # the server may read the second request after the client gave up on it
+        while len(api.requests) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         self.assertEqual((len(api.requests), sleeps), (2, [0.5]))  # a timeout is retried, as the SDKs do
 
     def test_a_body_that_is_not_json(self):
@@ -656,9 +663,9 @@ class Failures(unittest.TestCase):
                 self.assertEqual((len(api.requests), sleeps), (1, []))
 
     def test_connection_refused(self):
-        port = closed_port()
-        for backend in (AnthropicBackend(KEY, base_url=f"http://127.0.0.1:{port}", sleep=Sleeps()),
-                        OpenAIBackend(f"http://127.0.0.1:{port}/v1", KEY, sleep=Sleeps())):
+        port = closed_port(self)  # a short timeout, should a refusal ever turn into a wait
+        for backend in (AnthropicBackend(KEY, base_url=f"http://127.0.0.1:{port}", timeout=2, sleep=Sleeps()),
+                        OpenAIBackend(f"http://127.0.0.1:{port}/v1", KEY, timeout=2, sleep=Sleeps())):
             with self.subTest(api=type(backend).__name__):
                 with self.assertRaises(LLMError) as caught:
                     backend.complete("s", "u")
@@ -880,29 +887,6 @@ class ScriptInProcess(unittest.TestCase):
         self.assertEqual(len(api.requests), 1)
 
 
-# The script's four runs start in setUpModule, all at once, so that they run while the in-process tests
-# do: each is a fresh Python, and one after another they would take most of this file's time budget.
-RUNS: dict[str, subprocess.Popen] = {}
-APIS: dict[str, FakeAPI] = {}
-
-
-def setUpModule():
-    cut = {"Convert 100 degrees Fahrenheit to Celsius.": (CUT_CALL, [], "max")}
-    APIS.update(text=FakeAPI(None, model=model_saying(cut)))
-    runs = {  # name -> (arguments, extra environment)
-        "default": ((), {}),
-        "help": (("--help",), {}),
-        "text": (("--base-url", APIS["text"].base + "/v1", "--model", "fake-7b", "--max-tokens", "99"), {}),
-        "refused": (("--base-url", f"http://127.0.0.1:{closed_port()}/v1"), {"OPENAI_API_KEY": KEY}),
-    }
-    clean = {k: v for k, v in os.environ.items() if k not in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")}
-    for name, (args, env) in runs.items():
-        RUNS[name] = subprocess.Popen([sys.executable, str(SCRIPT), *args], stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, env=clean | env, cwd=ROOT)
-        unittest.addModuleCleanup(RUNS[name].communicate)  # reaps it (after a kill, if Script never ran)
-        unittest.addModuleCleanup(lambda p=RUNS[name]: p.poll() is None and p.kill())
-
-
 class StopsRefusalsAndRetries(unittest.TestCase):
     """How replies end (refusal, content filter, context window), what native mode sends, and the retry policy."""
 
@@ -998,28 +982,41 @@ class StopsRefusalsAndRetries(unittest.TestCase):
 
 
 class Script(unittest.TestCase):
-    """scripts/07_real_llm.py as a user runs it (env without API keys): offline by default, --base-url to a server."""
+    """scripts/07_real_llm.py as a user runs it (no API key in the environment): offline by default (a run of
+    tests/script_runs.py's table, which also checks --help), and in process with --base-url: a server that cuts a
+    reply at max_tokens, and a port that refuses the connection."""
 
     @classmethod
     def setUpClass(cls):
-        cls.runs = {}
-        for name, process in RUNS.items():
-            stdout, stderr = process.communicate(timeout=30)
-            cls.runs[name] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
-        cls.text_api = APIS["text"]
+        cls.text_api = FakeAPI(None, model=model_saying({"Convert 100 degrees Fahrenheit to Celsius.": (CUT_CALL, [], "max")}))
+        cls.runs = {"default": script_runs.result("07_real_llm.py"),
+                    "text": cls.in_process("--base-url", cls.text_api.base + "/v1", "--model", "fake-7b",
+                                           "--max-tokens", "99")}
+
+    @staticmethod
+    def in_process(*args: str, env: dict | None = None) -> script_runs.Result:
+        """main() with these arguments and no API key but env's; (exit code, stdout, stderr)."""
+        keys = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL")
+        clean = {k: v for k, v in os.environ.items() if k not in keys}
+        with mock.patch.dict(os.environ, clean | (env or {}), clear=True), \
+                mock.patch.object(sys, "argv", ["07_real_llm.py", *args]), \
+                redirect_stdout(io.StringIO()) as out, redirect_stderr(io.StringIO()) as err:
+            code = load_script().main()
+        return script_runs.Result(code, out.getvalue(), err.getvalue())
 
     def test_exit_codes_and_what_they_print(self):
+        refused = self.in_process("--base-url", f"http://127.0.0.1:{closed_port(self)}/v1", "--timeout", "2",
+                                  env={"OPENAI_API_KEY": KEY})
         table = [  # (run, exit code, on stdout, on stderr)
             ("default", 0, ["=== The nine BFCL questions, graded ===",
                             "Model: toy (model A of demo 1), through the text protocol.",
                             "AST 7/9, execution 8/9."], []),  # model A: demo 1's figures
-            ("help", 0, ["--toy", "--base-url", "--model", "--native", "--max-tokens", "--timeout"], []),
             ("text", 0, ["Model: fake-7b, through the text protocol.", "AST 8/9, execution 8/9.",
                          "malformed call (truncated) (cut at max_tokens)"], []),
             ("refused", 2, [], ["error: could not get an answer from http://127.0.0.1:", "/v1/chat/completions"]),
         ]
         for name, code, out, err in table:
-            done = self.runs[name]
+            done = refused if name == "refused" else self.runs[name]
             with self.subTest(run=name):
                 self.assertEqual(done.returncode, code, done.stderr)
                 for text in out:
@@ -1028,6 +1025,7 @@ class Script(unittest.TestCase):
                     self.assertIn(text, done.stderr)
                 if code:
                     self.assertTrue(done.stderr.startswith("error: "), done.stderr)
+                    self.assertEqual(done.stderr.count("\n"), 1)
                     self.assertEqual(done.stdout.strip(), "=== The nine BFCL questions, graded ===")
                 else:
                     self.assertEqual(done.stderr, "")

@@ -1,80 +1,174 @@
-"""The demo scripts run, answer --help and print the same bytes every run; scripts/03 prints the right figures."""
-import json
-import re
-import subprocess
+"""Every numbered demo script, in one table: it runs, --help works, a usage error is one, --seed (where the script
+has one) changes the sections it should and reaches the lab, the same bytes from any working directory; and
+scripts/run_all.py lists them all and exits non-zero when one fails.
+
+The subprocess runs are tests/script_runs.py's table (one run per script and arguments for the whole suite, shared
+with the files that check each script's figures); --help, usage errors and where the seed goes are checked in
+process. .ci/run runs scripts/run_all.py itself (tests/test_readme.py checks that it does).
+"""
+import contextlib
+import shutil
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from typing import NamedTuple
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
+import bfcl_lab  # noqa: E402
+import interfaces  # noqa: E402
+import script_runs  # noqa: E402
+import service_env  # noqa: E402
+import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
+import toolformer_lab  # noqa: E402
+from script_runs import SCRIPTS, in_process, result, sections  # noqa: E402
 
 
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+class Row(NamedTuple):
+    help_says: tuple[str, ...]  # what --help shows besides "usage:" (and --seed, when seeded)
+    seeded: tuple[str, ...] = ()  # the sections whose text --seed changes ("Demo 2" for "Demo 2. ...")
+    reaches: tuple[str, ...] = ()  # the lab functions that are handed the seed
 
 
-class Harness03(unittest.TestCase):
-    """scripts/03_harness.py: the same bytes every run, and the figures that carry the lecture's points."""
+TABLE = {
+    "01_why_tools.py": Row(("multiplication",), ("Demo 1",), ("toolformer_lab.demo_cant_compute",)),
+    "02_toolformer.py": Row(("--tau",), ("Demo 1", "Demo 2", "Demo 3"), ("toolformer_lab.toolformer_pipeline",)),
+    "03_harness.py": Row(("no --seed",)),
+    "04_interfaces.py": Row(("MCP",)),
+    "05_many_tools.py": Row(("--scale", "Demo 5"), ("Demo 2", "Demo 3", "Demo 5"),
+                            ("tool_catalog.demo_all_in_context", "tool_catalog.demo_retrieval",
+                             "tool_catalog.demo_deferred")),
+    "06_evaluation.py": Row(("tau-bench", "Demo 1"), ("Demo 2", "Demo 3", "Demo 4"),
+                            ("service_env.demo_tau", "service_env.demo_failure_modes", "service_env.demo_halved")),
+    "07_real_llm.py": Row(("--toy", "--base-url", "--model", "--native", "--max-tokens", "--timeout")),
+    "08_constrained_decoding.py": Row(("--timings",), ("Demo 1", "Demo 4", "Demo 5", "Demo 6"),
+                                      ("toolformer_lab.constrained_lab",)),
+    "09_design_and_trust.py": Row(("simulated caller",), ("Demo 1",), ("interfaces.demo_tool_descriptions",)),
+}
+LAB = (toolformer_lab, tool_core, tool_catalog, service_env, bfcl_lab, interfaces)
 
-    @classmethod
-    def setUpClass(cls):
-        cls.first = run("scripts/03_harness.py")
-        cls.second = run(str(ROOT / "scripts/03_harness.py"), cwd=ROOT / "tests")
+script_runs.prefetch(*TABLE)
+_RUN_ALL = tempfile.TemporaryDirectory(prefix="run-all-")
 
-    def test_prints_the_four_sections_the_same_every_time(self):
-        self.assertEqual(self.first.returncode, 0, self.first.stderr)
-        self.assertEqual(self.first.stdout, self.second.stdout)
-        banners = re.findall(r"^=== (.*) ===$", self.first.stdout, re.M)
-        self.assertEqual(banners, ["Demo 1. Three kinds of error, three different readers",
-                                   "Demo 2. Twelve model outputs, two parsers",
-                                   "Demo 3. The loop: parallel calls, relevance, correction",
-                                   "What the tools cost in the prompt"])
 
-    def test_the_figures(self):
-        out = self.first.stdout
-        # hand counts: the regex parser misses cases 1-4 and 7-11; the robust one gets all twelve;
-        # the invalid create_ticket writes nothing; the corrected one writes WO-5001 with priority high
-        for figure in ("Tickets in the work-order system after these calls: 0 ",
-                       "regex parser: silently wrong or silent on 9 of 12;",
-                       "robust parser: 12 of 12 as expected",
-                       "execution: turn 1: call_1 get_incident + call_2 get_substation (concurrently);",
-                       "   tickets created: 1 (WO-5001 high)\n"):
-            with self.subTest(figure=figure):
-                self.assertIn(figure, out)
-        demo1 = out.split("=== Demo 2.")[0]
-        kinds = re.findall(r"^\S.*? {2,}(unknown_tool|invalid_arguments|execution_error) ", demo1, re.M)
-        self.assertEqual(kinds, ["unknown_tool", "invalid_arguments", "invalid_arguments", "execution_error",
-                                 "execution_error"])
+def setUpModule():
+    """A copy of run_all.py beside two numbered scripts, the first of which fails; started now, read by RunAll."""
+    folder = Path(_RUN_ALL.name) / "scripts"
+    folder.mkdir()
+    shutil.copy(SCRIPTS / "run_all.py", folder)
+    for name, body in (("01_broken.py", "raise SystemExit(3)"), ("02_fine.py", "print('two')"),
+                       ("helper.py", "raise SystemExit(4)")):  # not numbered: not run
+        (folder / name).write_text(body + "\n", encoding="utf-8")
+    script_runs.queue_command(str(folder / "run_all.py"), cwd=Path(_RUN_ALL.name))
 
-    def test_token_figures_match_an_independent_count(self):
-        registry, _ = tool_core.orrin_grid_registry()
-        definitions = sum(tool_core.count_tokens(json.dumps(t.spec())) for t in registry)
-        rules = tool_core.count_tokens(tool_core.render_tool_prompt([]))  # the prompt with no tool in it
-        total = definitions + rules
-        self.assertEqual(total, tool_core.count_tokens(tool_core.render_tool_prompt(registry)))
-        self.assertIn(f"\n4 tools ~ {total} tokens in the system prompt: {definitions} for the tool definitions "
-                      f"(~{round(definitions / 4)} per tool) and {rules} for the format and rules.\n", self.first.stdout)
-        self.assertIn(f"a 5-turn task pays it 5 times ({5 * total} tokens)", self.first.stdout)
+
+def tearDownModule():
+    _RUN_ALL.cleanup()
+
+
+def short(title: str) -> str:
+    """'Demo 2. All tools in context' -> 'Demo 2'; a title without a number stays whole."""
+    return title.split(".")[0] if title.startswith("Demo ") else title
+
+
+class EveryScript(unittest.TestCase):
+    def test_the_table_is_every_numbered_script_and_says_which_take_a_seed(self):
+        self.assertEqual(list(TABLE), script_runs.NUMBERED)
+        for script, row in TABLE.items():
+            with self.subTest(script=script):
+                self.assertEqual(script_runs.has_seed(script), bool(row.seeded))
+                self.assertEqual(bool(row.seeded), bool(row.reaches))
+
+    def test_it_runs(self):
+        for script in TABLE:
+            with self.subTest(script=script):
+                code, out, err = result(script)
+                self.assertEqual((code, err), (0, ""))
+                self.assertTrue(out.startswith("=== "), out[:200])
+                self.assertGreater(len(sections(out)), 0)
+
+    def test_the_same_bytes_from_any_directory(self):
+        # "root": a relative path from the repository root; "elsewhere": an absolute path from an empty folder, with
+        # another hash seed, and --seed 0 said where there is one (so the default is 0, as --help says)
+        for script in TABLE:
+            with self.subTest(script=script):
+                here, there = result(script, "root"), result(script, "elsewhere")
+                self.assertEqual((there.returncode, there.stderr), (0, ""))
+                self.assertEqual(here.stdout, there.stdout)
 
     def test_help(self):
-        result = run("scripts/03_harness.py", "--help")
-        self.assertEqual(result.returncode, 0)
-        self.assertIn("usage", result.stdout)
+        for script, row in TABLE.items():
+            with self.subTest(script=script):
+                code, out, err = in_process(SCRIPTS / script, "--help")
+                self.assertEqual((code, err), (0, ""))
+                self.assertTrue(out.startswith(f"usage: {script} [-h]"), out[:200])
+                self.assertEqual("--seed SEED" in out, bool(row.seeded))
+                for words in row.help_says:
+                    self.assertIn(words, " ".join(out.split()))
+
+    def test_a_usage_error(self):
+        for script in TABLE:
+            with self.subTest(script=script):
+                code, out, err = in_process(SCRIPTS / script, "--no-such-flag")
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith(f"usage: {script} [-h]"), err[:200])
+                self.assertTrue(err.endswith(f"{script}: error: unrecognized arguments: --no-such-flag\n"), err)
+
+    def test_the_seed_changes_its_sections_and_no_other(self):
+        for script, row in TABLE.items():
+            if not row.seeded:
+                continue
+            with self.subTest(script=script):
+                code, out, err = result(script, "seed 1")
+                self.assertEqual((code, err), (0, ""))
+                one, zero = sections(out), sections(result(script, "root").stdout)
+                self.assertEqual(list(one), list(zero))
+                self.assertEqual(tuple(short(t) for t in zero if one[t] != zero[t]), row.seeded)
+
+    def test_the_seed_reaches_the_lab(self):
+        # the script runs here with --seed 41, every demo_* of the lab and the functions the table names replaced by
+        # recorders (so nothing is computed): the functions that were handed 41 are the table's, each exactly once
+        for script, row in TABLE.items():
+            if not row.seeded:
+                continue
+            with self.subTest(script=script), contextlib.ExitStack() as stack:
+                recorders = {}
+                for module in LAB:
+                    for name in dir(module):
+                        qualified = f"{module.__name__}.{name}"
+                        if name.startswith("demo_") or qualified in row.reaches:
+                            recorders[qualified] = stack.enter_context(
+                                mock.patch.object(module, name, mock.Mock(return_value="")))
+                code, out, err = in_process(SCRIPTS / script, "--seed", "41")
+                self.assertEqual((code, err), (0, ""))
+                handed = sorted(name for name, recorder in recorders.items() for call in recorder.call_args_list
+                                if 41 in call.args or 41 in call.kwargs.values())
+                self.assertEqual(handed, sorted(row.reaches))
 
 
 class RunAll(unittest.TestCase):
-    """scripts/run_all.py lists every numbered script (.ci/run runs them all; each script's own tests run it)."""
+    def test_lists_every_numbered_script_in_order(self):
+        code, out, err = in_process(SCRIPTS / "run_all.py", "--list")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.split(), script_runs.NUMBERED)
+        self.assertEqual(out.split()[:3], ["01_why_tools.py", "02_toolformer.py", "03_harness.py"])
 
-    def test_lists_every_numbered_script(self):
-        listed = run(str(ROOT / "scripts/run_all.py"), "--list", cwd=ROOT / "tests").stdout.split()
-        self.assertEqual(listed, sorted(p.name for p in (ROOT / "scripts").glob("[0-9][0-9]_*.py")))
-        self.assertEqual(listed[:3], ["01_why_tools.py", "02_toolformer.py", "03_harness.py"])
-
-    def test_ci_runs_them_all(self):
-        self.assertIn('"$py" scripts/run_all.py', (ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    def test_a_failing_script_makes_it_exit_non_zero_after_running_the_rest(self):
+        folder = Path(_RUN_ALL.name) / "scripts"
+        code, out, err = script_runs.command(str(folder / "run_all.py"), cwd=Path(_RUN_ALL.name))
+        self.assertEqual(code, 1, err)  # non-zero although the last script passed
+        self.assertEqual([line for line in out.splitlines() if line.startswith("# ")],
+                         ["# 01_broken.py", "# 02_fine.py"])  # in order, on past the failure, helper.py not run
+        self.assertIn("\n!! 01_broken.py exited with status 3\n", out)
+        self.assertIn("\ntwo\n", out)
+        self.assertTrue(out.endswith("\n1 script(s) failed: 01_broken.py\n"), out[-200:])
+        self.assertEqual([line.split(",")[0] for line in err.splitlines() if line],
+                         ["[01_broken.py: FAILED", "[02_fine.py: ok"])
 
 
 if __name__ == "__main__":

@@ -9,14 +9,11 @@ Task.changes) and its own comb-based formulas, never from the module's estimator
 A disagreement with what the module's docstrings and demo text said was an expectedFailure marked "# BUG:"
 until the module was fixed; those tests now pass and say "Was a bug (fixed)".
 """
-import contextlib
 import dataclasses
 import functools
-import io
 import math
 import random
 import re
-import runpy
 import sys
 import unittest
 from fractions import Fraction
@@ -30,10 +27,11 @@ sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests ar
 
 import service_env  # noqa: E402
 import tool_core  # noqa: E402
+import script_runs  # noqa: E402
 from service_env import TASKS, Knobs, ServiceDB, Task  # noqa: E402
-from script_runs import ScriptRuns  # noqa: E402
 
-SCRIPT = ROOT / "scripts" / "06_evaluation.py"
+SCRIPT = "06_evaluation.py"
+script_runs.prefetch(SCRIPT)  # the table's runs of script 06 start now, in the background
 TASK = {t.id: t for t in TASKS}
 KNOB_NAMES = [f.name for f in dataclasses.fields(Knobs)]
 ZERO = Knobs(**{name: 0.0 for name in KNOB_NAMES})
@@ -46,32 +44,6 @@ def only(name: str, value: float = 1.0) -> Knobs:
 
 def call(tool: str, **arguments) -> str:
     return tool_core.call_text(tool, arguments)
-
-
-# --- The script as a subprocess, started once and run in the background while the tests run ---
-
-RUNS = ScriptRuns()
-
-
-def setUpModule():
-    RUNS.start("seed 0", SCRIPT, cwd=ROOT / "tests", hashseed="4321")  # the bytes depend on neither
-    RUNS.start("seed 1", SCRIPT, "--seed", "1", cwd=ROOT)
-
-
-def tearDownModule():
-    RUNS.stop()
-
-
-def script_in_process(*args: str) -> tuple[int, str, str]:
-    """Run scripts/06 in this process (its demos come from the module's caches, so this is quick)."""
-    out, err, code = io.StringIO(), io.StringIO(), 0
-    with mock.patch.object(sys, "argv", [str(SCRIPT), *args]), contextlib.redirect_stdout(out), \
-            contextlib.redirect_stderr(err):
-        try:
-            runpy.run_path(str(SCRIPT), run_name="__main__")
-        except SystemExit as exit_:  # argparse's --help
-            code = exit_.code
-    return code, out.getvalue(), err.getvalue()
 
 
 # --- This file's own grader and estimators ---
@@ -852,34 +824,23 @@ def sections(out: str) -> dict[str, str]:
 
 
 class Script(unittest.TestCase):
-    def test_runs_and_prints_the_same_bytes_twice(self):
-        code, out, err = RUNS.result("seed 0")  # another directory, another hash seed
+    """What script 06 prints, from the table's runs (tests/test_scripts.py: the same bytes from any directory, --help,
+    and that --seed changes demos 2 to 4 only)."""
+
+    def test_runs_and_prints_the_same_bytes_in_this_process(self):
+        # after this file's tests have filled the module's caches, the script prints what a fresh process printed
+        code, out, err = script_runs.result(SCRIPT)
         self.assertEqual((code, err), (0, ""))
-        self.assertEqual(script_in_process(), (0, out, ""))
+        self.assertEqual(script_runs.in_process(script_runs.SCRIPTS / SCRIPT), (0, out, ""))
         self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4"])
 
     def test_the_demos_are_the_modules(self):
-        _, out, _ = RUNS.result("seed 0")
+        _, out, _ = script_runs.result(SCRIPT)
         parts = sections(out)
         for name, text in (("Demo 2", service_env.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
                            ("Demo 4", service_env.demo_halved(0))):
             with self.subTest(name):
                 self.assertEqual(parts[name].strip("\n"), text)
-
-    def test_help(self):
-        code, out, err = script_in_process("--help")
-        self.assertEqual((code, err), (0, ""))
-        self.assertIn("--seed", out)
-        self.assertIn("tau-bench", out)
-
-    def test_seed_1_changes_demos_2_to_4_only(self):
-        code, out, err = RUNS.result("seed 1")
-        self.assertEqual((code, err), (0, ""))
-        one, zero = sections(out), sections(RUNS.result("seed 0")[1])
-        self.assertEqual(one["Demo 1"], zero["Demo 1"])  # BFCL has no randomness
-        for name in ("Demo 2", "Demo 3", "Demo 4"):
-            with self.subTest(name):
-                self.assertNotEqual(one[name], zero[name])
 
 
 if __name__ == "__main__":

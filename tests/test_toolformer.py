@@ -10,11 +10,9 @@ stdout is the demos' output (whose every figure tests/test_toolformer_demos.py r
 that can be counted by hand.
 """
 import math
-import os
 import random
 import re
 import sys
-import tempfile
 import unittest
 from collections import Counter
 from decimal import Decimal
@@ -25,35 +23,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, however the tests are started
 
 import toolformer_lab as tl  # noqa: E402
-from script_runs import ScriptRuns  # noqa: E402
+import lab_results  # noqa: E402
+import script_runs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = {"01": ROOT / "scripts" / "01_why_tools.py", "02": ROOT / "scripts" / "02_toolformer.py"}
-RUNS = ScriptRuns()
-_ELSEWHERE = tempfile.TemporaryDirectory()
+SCRIPTS = {"01": "01_why_tools.py", "02": "02_toolformer.py"}
+script_runs.prefetch(*SCRIPTS.values())  # the table's runs of both scripts start now, in the background
 
 
-def setUpModule():
-    """Start the script runs at once, so they overlap with the in-process tests (the file stays under 3 s)."""
-    runs = {"root": ([], ROOT, "1"), "elsewhere": ([], Path(_ELSEWHERE.name), "2"), "help": (["--help"], ROOT, "0"),
-            "seed1": (["--seed", "1"], ROOT, "0")}
-    for script, path in SCRIPTS.items():
-        for name, (args, cwd, hashseed) in runs.items():
-            # the root run uses a relative path, the other an absolute one from another directory; different
-            # PYTHONHASHSEEDs make set/dict-order dependence show up as different output
-            target = os.path.relpath(path, ROOT) if name == "root" else path
-            RUNS.start((script, name), target, *args, cwd=cwd, hashseed=hashseed)
-    RUNS.start(("02", "nan tau"), SCRIPTS["02"], "--tau", "nan", cwd=ROOT)
-
-
-def tearDownModule():
-    RUNS.stop()
-    _ELSEWHERE.cleanup()
-
-
-def script_run(script: str, name: str) -> tuple[int, str, str]:
-    """Return (returncode, stdout, stderr) of one of the runs started in setUpModule."""
-    return RUNS.result((script, name))
+def script_run(script: str, variant: str) -> tuple[int, str, str]:
+    """(returncode, stdout, stderr) of one of tests/script_runs.py's runs: "root", "elsewhere" or "seed 1"."""
+    return script_runs.result(SCRIPTS[script], variant)
 
 
 def brute_argmax(lm: tl.NGramLM, context: list[str]) -> str:
@@ -486,10 +466,10 @@ class HandMadeCandidates(unittest.TestCase):
 class Pipeline(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.base = tl.toolformer_pipeline(0)
-        cls.rerun = tl.toolformer_pipeline(0)
-        cls.punct = tl.toolformer_pipeline(0, content_only=False)
-        cls.retrained = tl.retrain(cls.base, 0.5, tl.toolformer_texts(1, held_out=True))
+        cls.base = lab_results.toolformer_pipeline(0)  # shared with the other files: read-only
+        cls.rerun = tl.toolformer_pipeline(0)  # a second run of its own, for test_sweep_is_deterministic
+        cls.punct = lab_results.toolformer_pipeline(0, content_only=False)
+        cls.retrained = lab_results.retrain(0, 0.5)
 
     def sentence(self, kind: str) -> tuple[int, tl.Text, list[tl.Candidate]]:
         n = next(k for k, t in enumerate(self.base.texts) if t.kind == kind)
@@ -617,7 +597,7 @@ class Pipeline(unittest.TestCase):
 
     def test_wrong_calls_are_explained_from_the_data(self):
         tests = tl.toolformer_texts(1, held_out=True)
-        result = tl.retrain(self.base, 0.5, tests)
+        result = self.retrained
         before = tl.call_contexts(result.augmented)
         for site in (s for s in result.sites if s.writes_call and not s.needs_call):
             with self.subTest(text=site.text, position=site.position):
@@ -633,8 +613,8 @@ class Pipeline(unittest.TestCase):
     def test_demos_run_for_every_threshold_of_the_sweep(self):
         for tau in [t for t in tl.TAUS if t is not None] + [-1.0, 5.0]:
             with self.subTest(tau=tau):
-                self.assertIn("Ashholt", tl.demo_candidates(self.base, tau))
-                self.assertIn("P('[')", tl.demo_retrain(self.base, tau))
+                self.assertIn("Ashholt", lab_results.demo_candidates(0, tau))
+                self.assertIn("P('[')", lab_results.demo_retrain(0, tau))
 
     def test_augment_inserts_the_call_before_x_i(self):
         n, text, cands = self.sentence("capacity")
@@ -724,7 +704,7 @@ class Pipeline(unittest.TestCase):
     def test_summary_from_the_sites(self):
         tests = tl.toolformer_texts(1, held_out=True)
         for tau in (0.5, None):
-            result = self.retrained if tau == 0.5 else tl.retrain(self.base, None, tests)
+            result = lab_results.retrain(0, tau)
             need = {}
             for s in result.sites:
                 if tl.needs_call(tests[s.text], s.position):
@@ -753,7 +733,7 @@ class Pipeline(unittest.TestCase):
             places = [s for s in sites if s.text == n and tl.needs_call(t, s.position)]
             if places and not any(s.writes_call for s in places):
                 expected[(t.kind, "missed call")] += 1
-        text = tl.demo_retrain(self.base, 0.5)
+        text = lab_results.demo_retrain(0, 0.5)
         lines = text.split("Where the filtered model calls wrongly (tau = 0.5):\n")[1].splitlines()[2:]
         shown = Counter()
         for line in lines:
@@ -920,7 +900,7 @@ class ScriptDemosInProcess(unittest.TestCase):
     def test_why_tools_for_several_seeds(self):
         for seed in range(6):
             with self.subTest(seed=seed):
-                text = tl.demo_cant_compute(seed)
+                text = lab_results.demo_cant_compute(seed)
                 answer = text.split("'32 times 34 is' -> ")[1].split()[0]
                 self.assertTrue(answer.isdigit())  # a number from training, not the product
                 self.assertNotEqual(answer, str(32 * 34))
@@ -932,69 +912,52 @@ class ScriptDemosInProcess(unittest.TestCase):
 
 
 class Scripts(unittest.TestCase):
+    """The two scripts' output, from tests/script_runs.py's runs (tests/test_scripts.py checks that they run, the same
+    bytes from any directory, --help, and where the seed goes)."""
+
     NEEDLES = {"01": ["Demo 1", "Demo 2", "Demo 3", '<tool_result name="calculate" id="call_1">15541316</tool_result>',
                       "15,541,316", "model: '2 days per week'", "model: 'Monday'"],
                "02": ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "min(2.5, 2.1) - 0.8 = 1.3", "-> 0.4 < tau = 1.0: dropped",
                       "it would be 1.4: kept", "P('[')", "Calculator(120 + 85)", "Tove Belwick", "[square]", "[N/A]"]}
 
-    RUNS = {"root": 0, "seed1": 1}  # run name -> the seed it was given
+    RUNS = {"root": 0, "seed 1": 1}  # run -> the seed it was given
 
-    @classmethod
-    def setUpClass(cls):
-        cls.pipelines = {0: tl.toolformer_pipeline(0), 1: tl.toolformer_pipeline(1)}
-
-    @staticmethod
-    def sections(out: str) -> list[tuple[str, str]]:
-        """Split a script's output into (title, body) under its '=== title ===' banners."""
-        return re.findall(r"=== (.+?) ===\n\n(.*?)\n(?=\n=== |\Z)", out, re.S)
-
-    def test_both_scripts_run_the_same_from_any_directory(self):
+    def test_both_scripts_print_the_lectures_figures(self):
         for script in SCRIPTS:
             with self.subTest(script=script):
                 code, out, err = script_run(script, "root")
                 self.assertEqual(code, 0, err[-2000:])
-                other_code, other_out, other_err = script_run(script, "elsewhere")
-                self.assertEqual(other_code, 0, other_err[-2000:])
-                self.assertEqual(out, other_out)
                 for needle in self.NEEDLES[script]:
                     self.assertIn(needle, out)
 
     def test_a_tau_that_is_no_number_is_refused(self):
-        code, out, err = script_run("02", "nan tau")
+        code, out, err = script_runs.in_process(script_runs.SCRIPTS / SCRIPTS["02"], "--tau", "nan")
         self.assertEqual((code, out), (2, ""))  # argparse's usage error, before any work
         self.assertIn("argument --tau: tau must be a finite number, got nan", err)
-
-    def test_help(self):
-        for script in SCRIPTS:
-            with self.subTest(script=script):
-                code, out, err = script_run(script, "help")
-                self.assertEqual(code, 0, err[-2000:])
-                self.assertIn("usage", out)
-                self.assertIn("--seed", out)
 
     def test_seed_one_runs(self):
         for script in SCRIPTS:
             with self.subTest(script=script):
-                code, out, err = script_run(script, "seed1")
+                code, out, err = script_run(script, "seed 1")
                 self.assertEqual(code, 0, err[-2000:])
                 self.assertIn("Demo 3", out)
-        self.assertIn("P('[')", script_run("02", "seed1")[1])
-        self.assertIn("15541316", script_run("01", "seed1")[1])
+        self.assertIn("P('[')", script_run("02", "seed 1")[1])
+        self.assertIn("15541316", script_run("01", "seed 1")[1])
 
     # --- the figures in the scripts' output ---
 
     def test_stdout_is_exactly_what_the_demos_return(self):
         # the figures of every demo are pinned in tests/test_toolformer_demos.py; this ties them to the scripts
         for name, seed in self.RUNS.items():
-            run = self.pipelines[seed]
-            expected = {"01": [tl.demo_cant_compute(seed), tl.demo_cant_see(), tl.demo_calculator_loop()],
-                        "02": [tl.demo_worked_numbers(), tl.demo_candidates(run, 0.5), tl.demo_threshold_sweep(run),
-                               tl.demo_retrain(run, 0.5), tl.demo_toolken()]}
+            expected = {"01": [lab_results.demo_cant_compute(seed), tl.demo_cant_see(), tl.demo_calculator_loop()],
+                        "02": [tl.demo_worked_numbers(), lab_results.demo_candidates(seed, 0.5),
+                               lab_results.demo_threshold_sweep(seed), lab_results.demo_retrain(seed, 0.5),
+                               tl.demo_toolken()]}
             for script, bodies in expected.items():
                 with self.subTest(script=script, run=name):
                     code, out, err = script_run(script, name)
                     self.assertEqual(code, 0, err[-2000:])
-                    self.assertEqual([body for _, body in self.sections(out)], bodies)
+                    self.assertEqual(list(script_runs.sections(out).values()), bodies)
 
     def test_script_01_figures(self):
         for name, seed in self.RUNS.items():
@@ -1021,7 +984,7 @@ class Scripts(unittest.TestCase):
     def test_script_02_figures(self):
         for name, seed in self.RUNS.items():
             code, out, err = script_run("02", name)
-            run = self.pipelines[seed]
+            run = lab_results.toolformer_pipeline(seed)
             useful = {c.text for c in run.candidates if min(c.L_empty, c.L_call) - c.L_result >= 0.5}
             with self.subTest(run=name):
                 # the corpus sizes do not depend on the seed: 120 texts, 420 candidates, 95 gold (see

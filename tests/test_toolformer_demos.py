@@ -20,7 +20,9 @@ from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for lab_results, however the tests are started
 
+import lab_results  # noqa: E402
 import toolformer_lab as tl  # noqa: E402
 
 LECTURE_WEIGHTS = [Fraction(1, 3), Fraction(4, 15), Fraction(1, 5), Fraction(2, 15), Fraction(1, 15)]
@@ -146,7 +148,7 @@ class WhyToolsFigures(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.compute = tl.demo_cant_compute(0)
+        cls.compute = lab_results.demo_cant_compute(0)
         cls.see = tl.demo_cant_see()
         cls.loop = tl.demo_calculator_loop()
         cls.train = [p for p in tl.multiplication_problems(0, 300) if p != (32, 34)]
@@ -248,12 +250,12 @@ class ToolformerFigures(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.base = tl.toolformer_pipeline(cls.SEED)
-        cls.punct = tl.toolformer_pipeline(cls.SEED, content_only=False)
+        cls.base = lab_results.toolformer_pipeline(cls.SEED)  # shared with the other files: read-only
+        cls.punct = lab_results.toolformer_pipeline(cls.SEED, content_only=False)
         cls.worked = tl.demo_worked_numbers()
-        cls.candidates_demo = tl.demo_candidates(cls.base, cls.TAU)
-        cls.sweep = tl.demo_threshold_sweep(cls.base)
-        cls.retrain = tl.demo_retrain(cls.base, cls.TAU)
+        cls.candidates_demo = lab_results.demo_candidates(cls.SEED, cls.TAU)
+        cls.sweep = lab_results.demo_threshold_sweep(cls.SEED)
+        cls.retrain = lab_results.demo_retrain(cls.SEED, cls.TAU)
         cls.tests = tl.toolformer_texts(cls.SEED + 1, held_out=True)
         cls.kept = Retraining(cls.base, cls.TAU, cls.tests)
         cls.unfiltered = Retraining(cls.base, None, cls.tests)
@@ -491,7 +493,7 @@ class ToolformerFigures(unittest.TestCase):
     def test_demo3_wrong_calls_when_nothing_is_kept(self):
         # tau = 5 keeps no call at all (the largest gain is QA's 3.17 or a calendar's 3.89): every text that needs
         # a call misses it, the date texts included, and every row says '[' was never seen in training
-        text = tl.demo_retrain(self.base, 5.0)
+        text = lab_results.demo_retrain(self.SEED, 5.0)
         rows = self.check_wrong_calls(text, Retraining(self.base, 5.0, self.tests))
         self.assertEqual(Counter(r[0] for r in rows if r[1] == "missed call"),
                          Counter({"capacity": 1, "faults": 1, "vendor": 1, "date": 1}))
@@ -503,7 +505,7 @@ class ToolformerFigures(unittest.TestCase):
         # tau = 0 also keeps a Calendar() of gain 0.00 whose result puts "Thursday , October" into training, so after
         # "Thursday ," the trigram now prefers "October": every date text misses its call, and the row says so
         kept = Retraining(self.base, 0.0, self.tests)
-        rows = self.check_wrong_calls(tl.demo_retrain(self.base, 0.0), kept)
+        rows = self.check_wrong_calls(lab_results.demo_retrain(self.SEED, 0.0), kept)
         dates = [r for r in rows if r[0] == "date"]
         self.assertEqual([(r[1], r[2]) for r in dates], [("missed call", "15")])
         self.assertTrue(dates[0][3].startswith("'Thursday ,' came right before a kept call in training, but 'October'"))
