@@ -346,24 +346,19 @@ def json_equal(a: JSON, b: JSON) -> bool:
     return type(a) is type(b) and a == b
 
 
-_JSON_TEXT = json.JSONEncoder(ensure_ascii=False, default=repr)  # what json.dumps(..., the same options) builds per call
-_JSON_STRING = json.encoder.encode_basestring  # what _JSON_TEXT.encode does with a str
-# ... and the C encoder it builds for every call, built once; without a markers dict it keeps no
-# state between calls, and a cycle ends in RecursionError instead of ValueError (show() catches both).
-_JSON_C = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
-    None, repr, _JSON_STRING, None, _JSON_TEXT.key_separator, _JSON_TEXT.item_separator, False, False, True)
+# json.dumps(value, ensure_ascii=False, default=repr) builds this encoder on every call; built once,
+# its public encode() writes the same text (a str, the commonest value in messages, takes ~0.3 us)
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False, default=repr)
 
 
 def show(value: JSON, limit: int = 60) -> str:
     """Render a value as short JSON for an error message. Example: 'urgent' -> '"urgent"'."""
     try:
         kind = value.__class__
-        if kind is str:
-            text = _JSON_STRING(value)  # what json writes for a str, the commonest value in messages
-        elif kind is int or (kind is float and math.isfinite(value)):
-            text = repr(value)  # ... and for these, without its machinery
+        if kind is int or (kind is float and math.isfinite(value)):
+            text = repr(value)  # what json writes for these, without its machinery
         else:
-            text = "".join(_JSON_C(value, 0)) if _JSON_C else _JSON_TEXT.encode(value)
+            text = _JSON_TEXT.encode(value)
     except Exception:  # a cycle, non-string keys, a 5000-digit int, deep nesting: fall back to repr
         try:
             text = repr(value)
@@ -1317,212 +1312,103 @@ def loads_strict(text: str) -> JSON:
     return _STRICT_JSON.decode(text)
 
 
-_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
-_FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is left: a fence still opening
-_FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
-
-
 def call_text(name: str, arguments: dict) -> str:
     """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
     return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
 
 
+# --- 6a. The robust parser as the lecture tells it: find the tag, decode, expect the close, check the shape ---
+#
+# One forward pass over the reply. Each <tool_call> opens a call whose region runs to the next
+# <tool_call>. json.JSONDecoder.raw_decode reads the call's JSON in that region, so JSON's own
+# grammar says where it ends and a tag or a brace inside a string cannot cut it short; then
+# </tool_call> must follow, and the value must be {"name": "...", "arguments": {...}}.
+# Every tag yields one ToolCall or one ParseError, of a kind in PARSE_ERROR_KINDS:
+#   truncated      the region ends inside the call: the reply was cut off, or the next call opens
+#   invalid_json   the JSON does not decode (nothing is repaired), or more follows it before </tool_call>
+#   not_an_object, bad_name, bad_arguments    it decodes, but is not a call (_shape_error says why)
+# The core calls the guards of part 6b by name (E1 ... E8) where a real reply needs one.
+
 def parse_tool_calls(text: str) -> ParseResult:
     """Find every <tool_call> in a reply: one ToolCall or one ParseError per opening tag.
 
-    JSON's own grammar (json.JSONDecoder.raw_decode) decides where a call's JSON ends, so a
-    tag or a brace inside a string argument cannot cut it short. Nothing is repaired: single
-    quotes, trailing commas, comments and duplicate keys are invalid_json.
-    One forward scan over the tags; its invariants:
-      1. `pos` only moves forward, and every <tool_call> before it has been judged: it opened
-         an item, or it lies inside one (quoted in a string of that call's JSON).
-      2. A call's region runs from its tag to the next <tool_call>; its item ends inside the
-         region, unless that tag is quoted in one of its strings (see _verdict).
-      3. A broken call never hides a good one: a <tool_call> inside a broken call's span that
-         opens a complete, valid, closed call is reported as that call, and the broken one ends
-         where it opens.
-    Never raises; time grows linearly with the text, broken or not.
+    Nothing is repaired: single quotes, trailing commas, comments and duplicate keys are invalid_json.
+    Never raises; `pos` only moves forward, and time grows linearly with the text, broken or not.
     Example: 'Hi <tool_call>{"name": "f", "arguments": {}}</tool_call>' -> calls [f({})], text 'Hi'
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    result, pos, start, size = ParseResult(), 0, text.find(OPEN), len(text)
-    calls, errors, outside = result.calls, result.errors, result.outside
+    result, pos, start = ParseResult(), 0, text.find(OPEN)
     while start >= 0:
-        end = text.find(OPEN, start + len(OPEN))  # the call's region ends where the next call opens
-        if end < 0:
-            end = size
+        end = _next_open(text, start + len(OPEN))  # the call's region ends where the next call opens
         item = _read_call(text, start, end)
-        outside.append(text[pos:start])
-        (calls if type(item) is ToolCall else errors).append(item)
+        result.outside.append(text[pos:start])
+        (result.calls if type(item) is ToolCall else result.errors).append(item)
         pos = item.span[1]
-        start = end if pos <= end < size else text.find(OPEN, pos)  # past `end` if it quoted tags
-    outside.append(text[pos:])
-    # subtle: '"```" in text' alone costs ~1 ms per MB of prose (str's search filter takes "`" for a
-    # space: 96 and 32 share their low 6 bits); '"`" in text' is a memchr, and most replies have no "`".
-    if "`" in text and "```" in text:
-        _drop_fence_wrappers(result.outside)
+        start = end if pos <= end < len(text) else text.find(OPEN, pos)  # past `end` if the call quoted tags (E1)
+    result.outside.append(text[pos:])
+    _drop_fence_wrappers(text, result.outside)  # E6: a ```json fence around the calls is not prose
     return result
 
 
 def _read_call(text: str, start: int, end: int) -> ToolCall | ParseError:
-    """Judge the call whose <tool_call> stands at `start`; its region ends at `end`, where the next call opens.
-
-    Nothing after the tag, or only the start of a fence: truncated; </tool_call> right away: empty.
-    The usual call, {...}</tool_call>, takes one decode. Anything else is judged by _verdict; and a
-    broken call whose span runs past `end` is cut where a good call hidden in it opens.
-    """
-    body = start + len(OPEN)
-    if not text.startswith("{", body):  # the usual call opens its JSON right after the tag
-        body = _skip(_FENCE_OPEN, text, body)
-        if body == end or text.startswith("`", body) and _FENCE_STARTED.fullmatch(text, body, end):
-            return _error("truncated", f"{_cut_by(text, end)} right after <tool_call>: the call is missing. "
-                          + _REWRITE, text, start, end)
-        if text.startswith(CLOSE, body):
-            return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
-    decoded = _decode_window(text, body, end)
-    if type(decoded) is tuple:
-        if text.startswith(CLOSE, decoded[1]):
-            return _check_call(decoded[0], text, start, decoded[1] + len(CLOSE))
-    elif decoded.in_string:  # a string still open where the region ends may quote the next tag
-        decoded = _read_on(text, body, decoded)
-    item = _verdict(text, start, body, end, decoded)
-    if isinstance(item, ParseError) and item.span[1] > end:  # its span covers later tags: does one open a good call?
-        hidden = _first_good_call(text, end, item.span[1])
-        if hidden >= 0:  # a broken call never hides a good one: it ends where that call opens
-            item = _verdict(text, start, body, hidden, _decode_window(text, body, hidden))
-    return item
-
-
-def _body(text: str, start: int) -> int:
-    """Return where the JSON of the call whose tag stands at `start` begins: after blanks and an opening ```json."""
-    body = start + len(OPEN)
-    return body if text.startswith("{", body) else _skip(_FENCE_OPEN, text, body)
-
-
-def _skip(fence: re.Pattern, text: str, pos: int) -> int:
-    """Return where text goes on after the blanks and fence that `fence` matches at pos (most often: none)."""
-    head = text[pos:pos + 1]  # only a blank or a backtick can begin what the fence patterns match
-    return fence.match(text, pos).end() if head.isspace() or head == "`" else pos
-
-
-def _next_open(text: str, frm: int) -> int:
-    """Return where the next <tool_call> at or after `frm` opens, or the end of the text."""
-    found = text.find(OPEN, frm)
-    return found if found >= 0 else len(text)
-
-
-def _cut_by(text: str, end: int) -> str:
-    return "the next <tool_call> opens" if end < len(text) else "the text ends"
-
-
-@dataclass(slots=True)
-class _Broken:
-    """Why a call's JSON did not decode, and how far the decoder got."""
-
-    message: str           # the decoder's complaint: "Expecting ',' delimiter", "NaN is not valid JSON ..."
-    at: int = -1           # where it complained (-1: no position, e.g. a duplicate key or deep nesting)
-    stop: int = 0          # where the text the decoder saw ended
-    cut_short: bool = False  # only the end of that text stopped it: the call was cut off there
-    in_string: bool = False  # ... inside a string, which may run on through the tag found there
-
-
-Decoded = tuple | _Broken  # (value, where the JSON ends) or why it does not decode
-
-
-def _decode(text: str, body: int, end: int) -> Decoded:
-    """Decode a call's JSON as raw_decode would read it in the whole text, but no further than the verdict needs.
-
-    The decoder sees the call's region, text[body:end], first. Outside strings JSON has no "<",
-    so only a string still open where the region ends can run on through the next <tool_call>
-    ({"s": "<tool_call>"}); only then does the window grow, to the next tag at twice its
-    length, until the verdict no longer depends on where the window ends (doubling keeps the
-    work linear).
-    subtle: decoding slices also keeps errors cheap: json.JSONDecodeError counts the lines
-    before the error, which over a megabyte of broken calls would make parsing quadratic.
-    """
-    decoded = _decode_window(text, body, end)
-    return _read_on(text, body, decoded) if type(decoded) is _Broken and decoded.in_string else decoded
-
-
-def _read_on(text: str, body: int, region: _Broken) -> Decoded:
-    """Decode on past the region whose decoding (`region`) stopped inside a string; see _decode."""
-    decoded = region
-    while type(decoded) is _Broken and decoded.in_string and decoded.stop < len(text):
-        decoded = _decode_window(text, body, _next_open(text, body + 2 * (decoded.stop - body)))
-    if type(decoded) is _Broken:
-        decoded.cut_short = region.cut_short  # the verdicts ask whether the region alone was cut short
-    return decoded
+    """Judge the call whose <tool_call> stands at `start`, in its region, which ends at `end`."""
+    body = _body(text, start)  # where its JSON begins: after blanks (and an opening ```json, E6)
+    if body == end or _fence_still_opening(text, body, end):
+        return _error("truncated", f"{_cut_by(text, end)} right after <tool_call>: the call is missing. "
+                      + _REWRITE, text, start, end)
+    if text.startswith(CLOSE, body):
+        return _error("invalid_json", "the call is empty. " + _REWRITE, text, start, body + len(CLOSE))
+    decoded = _decode_window(text, body, end)  # raw_decode on the call's region
+    if type(decoded) is tuple and text.startswith(CLOSE, decoded[1]):  # the usual call: {...}</tool_call>
+        return _check_call(decoded[0], text, start, decoded[1] + len(CLOSE))
+    if type(decoded) is _Broken and decoded.in_string:
+        decoded = _read_on(text, body, decoded)  # E1: the string still open may quote the next tag
+    return _cut_at_hidden_call(text, start, body, end, _verdict(text, start, body, end, decoded))  # E4
 
 
 def _decode_window(text: str, body: int, stop: int) -> Decoded:
-    """Decode text[body:stop] as a call's JSON (positions are given in the whole text)."""
+    """Decode text[body:stop] with raw_decode: (value, where the JSON ends) or _Broken; positions in the whole text."""
+    # a slice, not raw_decode(text, body): the decoder cannot read past the region, and
+    # subtle: JSONDecodeError counts the lines before the error; counted from the start of the
+    # text, over a megabyte of broken calls, that would make parsing quadratic
     window = text[body:stop]
     try:
-        # subtle: this is json.JSONDecoder.raw_decode minus its one step: where no value starts, the
-        # scanner raises StopIteration(position), which raw_decode turns into a second exception,
-        # JSONDecodeError("Expecting value"), whose line counting would be most of a broken call's cost.
-        value, length = _STRICT_JSON.scan_once(window, 0)
-    except StopIteration as where:
-        return _broken(window, body, stop, "Expecting value", where.value)
+        value, length = _STRICT_JSON.raw_decode(window)
     except json.JSONDecodeError as exc:
         return _broken(window, body, stop, exc.msg, exc.pos)
-    except (ValueError, RecursionError) as exc:  # NaN, 1e999, a duplicate key, 5000 digits, deep nesting
-        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
-        if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
-            reason = "a number has more digits than JSON numbers here may have"
-        return _Broken(reason, stop=stop)
+    except (ValueError, RecursionError) as exc:  # NaN, 1e999, a duplicate key; E8: 5000 digits, deep nesting
+        return _Broken(_refusal(exc), stop=stop)
     return value, body + length
 
 
-def _broken(window: str, body: int, stop: int, message: str, pos: int) -> _Broken:
-    """Record the decoder's complaint about text[body:stop] (`window`) at window[pos]."""
-    cut_short = _cut_short(window, message, pos)
-    # json's messages that end in "at" expect its own position after them; _verdict adds " at character N"
-    return _Broken(message.removesuffix(" at"), body + pos, stop, cut_short, _in_string(message, cut_short))
-
-
-def _in_string(message: str, cut_short: bool) -> bool:
-    """Say whether the decoder stopped inside a string that runs to the end of the text it saw.
-
-    subtle: json words a string cut right after a \\uXXXX escape "Invalid \\uXXXX escape", not
-    "Unterminated string" (it wants the four digits and one more character). Read as a broken
-    escape, {"s": "\\u00e9<tool_call>"} stopped at the quoted tag and lost its call.
-    """
-    return message.startswith("Unterminated string") or (cut_short and message.startswith("Invalid \\uXXXX"))
-
-
-_CUT_NUMBER = re.compile(r"-|\.|[eE][+-]?")
-_CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}")
-
-
-def _cut_short(fragment: str, message: str, pos: int) -> bool:
-    """Say whether the decoder failed at fragment[pos] only because the fragment ended: some continuation is valid JSON.
-
-    Example: ('{"code": "E-14', 'Unterminated string starting at', 9) -> True; ("{'code': 1}", ..., 1) -> False
-    """
-    rest = fragment[pos:].rstrip()
-    if message.startswith("Unterminated string"):
-        return True  # the string runs to the end of the fragment
-    if message.startswith("Invalid \\uXXXX"):  # json reports it at the "u"; a final \uXXXX counts too
-        return _CUT_ESCAPE.fullmatch(rest) is not None
-    # a literal or number cut mid-word: 'tru', 'nul', '-', '1.', '1e+'
-    return rest == "" or "true".startswith(rest) or "false".startswith(rest) or "null".startswith(rest) \
-        or _CUT_NUMBER.fullmatch(rest) is not None
-
-
 def _verdict(text: str, start: int, body: int, end: int, decoded: Decoded) -> ToolCall | ParseError:
-    """Judge a call from its decoded JSON; `end` is where its region ends (the next <tool_call>, or the end)."""
-    if isinstance(decoded, tuple):
+    """Judge a call from its decoded JSON; `end` is where its region ends."""
+    if type(decoded) is tuple:
         return _closed_call(text, start, *decoded)
-    # The JSON is broken. If the decoder read on past the tag that ends the region, that tag may
-    # sit in one of this call's strings ({"s": "<tool_call>"}, }): it does when the call closes
-    # (a </tool_call> follows where the decoder stopped, before any later tag) and the tag does
-    # not open a good call of its own. A cut-off call followed by a fresh one keeps two verdicts.
-    stopped = decoded.at if decoded.at >= 0 else end + len(OPEN)
-    past_tag = decoded.stop > end and (decoded.at < 0 or decoded.at > end)
-    if past_tag and _closes(text, stopped) and _good_call(text, end) is None:
-        end = _next_open(text, stopped)
+    return _broken_call(text, start, body, end, decoded)
+
+
+def _closed_call(text: str, start: int, value: JSON, json_end: int) -> ToolCall | ParseError:
+    """Judge a call whose JSON decoded: </tool_call> must follow, and the value must have the shape of a call."""
+    after = _skip(_FENCE_CLOSE, text, json_end)  # blanks (and a closing ```, E6)
+    if text.startswith(CLOSE, after):
+        return _check_call(value, text, start, after + len(CLOSE))
+    end = _next_open(text, after)  # the JSON may have quoted a <tool_call> (E1): look again past it
+    close = text.find(CLOSE, after, end)
+    if close >= 0:
+        return _error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
+                      f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
+                      text, start, close + len(CLOSE))
+    return _error("truncated", f"the JSON is complete but {_cut_by(text, end)} before </tool_call>: the reply was "
+                  f"probably cut off. Close every call with </tool_call>.", text, start, end)
+
+
+def _broken_call(text: str, start: int, body: int, end: int, decoded: _Broken) -> ParseError:
+    """Judge a call whose JSON does not decode: truncated if only the region's end stopped it, else invalid_json."""
+    quoted = _quoted_tag_end(text, end, decoded)  # E3: the tag at `end` may be text in one of its strings
+    if quoted >= 0:
+        end = quoted
     elif decoded.at >= 0 and decoded.cut_short:
         return _error("truncated", f"{_cut_by(text, end)} inside the JSON: the call was cut off. " + _SHORTER,
                       text, start, end)
@@ -1533,64 +1419,9 @@ def _verdict(text: str, start: int, body: int, end: int, decoded: Decoded) -> To
                   text, start, _block_end(text, at, end))
 
 
-def _closed_call(text: str, start: int, value: JSON, json_end: int) -> ToolCall | ParseError:
-    """Judge a call whose JSON decoded: it must be followed by </tool_call> and have the shape of a call."""
-    after = _skip(_FENCE_CLOSE, text, json_end)
-    if text.startswith(CLOSE, after):
-        return _check_call(value, text, start, after + len(CLOSE))
-    end = _next_open(text, after)  # the JSON may have quoted a <tool_call>: look again past it
-    close = text.find(CLOSE, after, end)
-    if close >= 0:
-        return _error("invalid_json", f"extra text after the JSON object, before </tool_call>: "
-                      f"{show(text[json_end:close].strip(), 40)}. Put exactly one JSON object in each <tool_call>.",
-                      text, start, close + len(CLOSE))
-    return _error("truncated", f"the JSON is complete but {_cut_by(text, end)} before </tool_call>: the reply was "
-                  f"probably cut off. Close every call with </tool_call>.", text, start, end)
-
-
-def _closes(text: str, frm: int) -> bool:
-    """Say whether a </tool_call> follows `frm` before any further <tool_call>."""
-    return text.find(CLOSE, frm, _next_open(text, frm)) >= 0
-
-
-def _good_call(text: str, start: int) -> ToolCall | None:
-    """Return the call that the <tool_call> at `start` opens if it is complete, valid and closed; else None."""
-    body = _body(text, start)
-    decoded = _decode(text, body, _next_open(text, body))
-    call = _closed_call(text, start, *decoded) if isinstance(decoded, tuple) else None
-    return call if isinstance(call, ToolCall) else None
-
-
-def _first_good_call(text: str, frm: int, to: int) -> int:
-    """Return where the first <tool_call> in text[frm:to] that opens a good call stands, or -1."""
-    tag = text.find(OPEN, frm, to)
-    while tag >= 0 and _good_call(text, tag) is None:
-        tag = text.find(OPEN, tag + 1, to)
-    return tag
-
-
-def _error(kind: str, message: str, text: str, start: int, end: int) -> ParseError:
-    return ParseError(kind, message, (start, end), text[start:end])
-
-
-def _block_end(text: str, frm: int, region_end: int) -> int:
-    """Return where a broken call ends: just after its </tool_call>, or where its region ends."""
-    close = text.find(CLOSE, frm, region_end)
-    return close + len(CLOSE) if close >= 0 else region_end
-
-
-_REWRITE = "Write each call as " + CALL_FORMAT
-_SHORTER = "Write the call again, complete, and keep it shorter if you were near the length limit."
-
-
-def _where(text: str, body: int, pos: int) -> str:
-    return f"character {pos - body} of the call, near {show(text[max(body, pos - 12):pos + 12], 40)}"
-
-
 def _check_call(value: JSON, text: str, start: int, end: int) -> ToolCall | ParseError:
     """Turn decoded JSON into a ToolCall, or say precisely what is wrong with its shape."""
-    brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
-    if brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH:
+    if _too_deep(value, text, start, end):  # E7
         return _error("invalid_json", f"the call is nested more than {MAX_JSON_DEPTH} levels deep. " + _REWRITE,
                       text, start, end)
     if type(value) is dict:  # json.loads makes exact dicts and strs
@@ -1598,6 +1429,40 @@ def _check_call(value: JSON, text: str, start: int, end: int) -> ToolCall | Pars
         if type(name) is str and type(arguments) is dict and name.strip():
             return ToolCall(name, arguments, "", (start, end))  # the usual call
     return _shape_error(value, text, start, end)
+
+
+# The core's helpers: what the decoder said, and the messages of the kinds.
+
+@dataclass(slots=True)
+class _Broken:
+    """Why a call's JSON did not decode, and how far the decoder got."""
+
+    message: str           # the decoder's complaint: "Expecting ',' delimiter", "NaN is not valid JSON ..."
+    at: int = -1           # where it complained (-1: no position, e.g. a duplicate key or deep nesting)
+    stop: int = 0          # where the text the decoder saw ended
+    cut_short: bool = False  # only the end of that text stopped it: the call was cut off there
+    in_string: bool = False  # ... inside a string, which may run on through the tag found there (E1)
+
+
+Decoded = tuple | _Broken  # (value, where the JSON ends) or why it does not decode
+
+
+def _broken(window: str, body: int, stop: int, message: str, pos: int) -> _Broken:
+    """Record the decoder's complaint about text[body:stop] (`window`) at window[pos]."""
+    cut_short = _cut_short(window, message, pos)
+    # json's messages that end in "at" expect its own position after them; _broken_call adds " at character N"
+    return _Broken(message.removesuffix(" at"), body + pos, stop, cut_short, _in_string(message, cut_short))
+
+
+def _cut_short(fragment: str, message: str, pos: int) -> bool:
+    """Say whether the decoder failed at fragment[pos] only because the fragment ended: some continuation is valid JSON.
+
+    Example: ('{"code": "E-14', 'Unterminated string starting at', 9) -> True; ("{'code': 1}", ..., 1) -> False
+    """
+    rest = fragment[pos:].rstrip()
+    if message.startswith("Unterminated string"):
+        return True  # the string runs to the end of the fragment
+    return rest == "" or _cut_mid_token(rest, message)  # nothing left, or a token cut mid-word (E5)
 
 
 def _shape_error(value: JSON, text: str, start: int, end: int) -> ParseError:
@@ -1624,6 +1489,225 @@ def _shape_error(value: JSON, text: str, start: int, end: int) -> ParseError:
                   text, start, end)
 
 
+def _error(kind: str, message: str, text: str, start: int, end: int) -> ParseError:
+    return ParseError(kind, message, (start, end), text[start:end])
+
+
+_REWRITE = "Write each call as " + CALL_FORMAT
+_SHORTER = "Write the call again, complete, and keep it shorter if you were near the length limit."
+
+
+def _cut_by(text: str, end: int) -> str:
+    return "the next <tool_call> opens" if end < len(text) else "the text ends"
+
+
+def _where(text: str, body: int, pos: int) -> str:
+    return f"character {pos - body} of the call, near {show(text[max(body, pos - 12):pos + 12], 40)}"
+
+
+def _next_open(text: str, frm: int) -> int:
+    """Return where the next <tool_call> at or after `frm` opens, or the end of the text."""
+    found = text.find(OPEN, frm)
+    return found if found >= 0 else len(text)
+
+
+def _block_end(text: str, frm: int, region_end: int) -> int:
+    """Return where a broken call ends: just after its </tool_call>, or where its region ends."""
+    close = text.find(CLOSE, frm, region_end)
+    return close + len(CLOSE) if close >= 0 else region_end
+
+
+# --- 6b. The parser's edge cases: each guard, the failure it prevents, the test row that shows it ---
+#
+# The core above is the idea; the guards below keep it right on what models and fuzzers write.
+# The core calls each by name; its docstring says what goes wrong without it and names the rows of
+# tests/test_parser.py (the edge-case part of TABLE, or a class) that show it. Together they keep:
+#   - a call's item ends inside its region, unless one of its strings quotes the tag that ends the
+#     region ({"s": "<tool_call>"}): then the item covers that tag and the scan goes on past it (E1-E3);
+#   - a broken call never hides a good one: a <tool_call> inside its span that opens a complete,
+#     valid, closed call is reported as that call, and the broken one ends where it opens (E4);
+#   - the work stays linear in the text, broken or not (E1's doubling, E6's patterns; scripts/benchmark.py).
+
+def _decode(text: str, body: int, end: int) -> Decoded:
+    """E1. Decode a call's JSON in its region text[body:end], and on past it if a string is open there (as _read_call).
+
+    Outside strings JSON has no "<", so only a string still open where the region ends can run on
+    through the next <tool_call>; only then does the decoder need more text (_read_on).
+    """
+    decoded = _decode_window(text, body, end)
+    return _read_on(text, body, decoded) if type(decoded) is _Broken and decoded.in_string else decoded
+
+
+def _read_on(text: str, body: int, region: _Broken) -> Decoded:
+    """E1. Decode on past the region whose decoding (`region`) stopped inside a string.
+
+    Prevents: a string quoting a tag, {"s": "a <tool_call> b"}, cut where the region ends: the call
+    lost as truncated, and a second broken call read at the quoted tag. Rows: "open tag in a string",
+    "whole call in a string". The window grows to the next tag past twice its length, until the
+    verdict no longer depends on where the window ends: doubling keeps the work linear, where
+    growing it one tag at a time would be quadratic (benchmark.py times a megabyte of unclosed strings).
+    """
+    decoded = region
+    while type(decoded) is _Broken and decoded.in_string and decoded.stop < len(text):
+        decoded = _decode_window(text, body, _next_open(text, body + 2 * (decoded.stop - body)))
+    if type(decoded) is _Broken:
+        decoded.cut_short = region.cut_short  # the verdicts ask whether the region alone was cut short
+    return decoded
+
+
+def _in_string(message: str, cut_short: bool) -> bool:
+    """E2. Say whether the decoder stopped inside a string that runs to the end of the text it saw.
+
+    Prevents: json words a string cut right after a \\uXXXX escape "Invalid \\uXXXX escape", not
+    "Unterminated string" (it wants the four digits and one more character). Read as a broken
+    escape, {"s": "\\u00e9<tool_call>"} stopped at the quoted tag and lost its call (issue 21).
+    Rows: "a \\u escape right before a quoted tag"; the class EscapesBesideAQuotedTag.
+    """
+    return message.startswith("Unterminated string") or (cut_short and message.startswith("Invalid \\uXXXX"))
+
+
+def _quoted_tag_end(text: str, end: int, decoded: _Broken) -> int:
+    """E3. Return where a broken call ends if the tag at `end` is text in one of its strings; else -1.
+
+    The decoder read on past the tag (E1) and failed later. The tag is quoted when the call closes (a
+    </tool_call> follows where the decoder stopped, before any later tag) and the tag opens no good
+    call of its own; the call then ends at the first tag after where the decoder stopped.
+    Prevents: {"name": "f", "arguments": {"s": "<tool_call>"}, } read as a cut-off call plus a second
+    broken call at the quoted tag. Rows: "a tag quoted in a broken call", "a tag quoted in a call with
+    NaN"; while a cut-off call followed by a fresh one keeps two verdicts: "a cut call, then a cut call".
+    """
+    stopped = decoded.at if decoded.at >= 0 else end + len(OPEN)
+    past_tag = decoded.stop > end and (decoded.at < 0 or decoded.at > end)
+    if past_tag and _closes(text, stopped) and _good_call(text, end) is None:
+        return _next_open(text, stopped)
+    return -1
+
+
+def _closes(text: str, frm: int) -> bool:
+    """Say whether a </tool_call> follows `frm` before any further <tool_call>."""
+    return text.find(CLOSE, frm, _next_open(text, frm)) >= 0
+
+
+def _cut_at_hidden_call(text: str, start: int, body: int, end: int,
+                        item: ToolCall | ParseError) -> ToolCall | ParseError:
+    """E4. Cut a broken call whose span covers a later tag that opens a good call: it ends where that call opens.
+
+    Prevents: a broken call swallowing a real one behind a tag that looked quoted (E3):
+    '<tool_call>{"name": "ge<tool_call>' then a good call, the good call lost. Rows: "a good call
+    hidden in a broken one"; section 5's RESCAN_CASES ("the issue's reply") and Rescan.test_random_replies.
+    """
+    if isinstance(item, ParseError) and item.span[1] > end:
+        hidden = _first_good_call(text, end, item.span[1])
+        if hidden >= 0:
+            return _verdict(text, start, body, hidden, _decode_window(text, body, hidden))
+    return item
+
+
+def _good_call(text: str, start: int) -> ToolCall | None:
+    """Return the call that the <tool_call> at `start` opens if it is complete, valid and closed; else None."""
+    body = _body(text, start)
+    decoded = _decode(text, body, _next_open(text, body))
+    call = _closed_call(text, start, *decoded) if isinstance(decoded, tuple) else None
+    return call if isinstance(call, ToolCall) else None
+
+
+def _first_good_call(text: str, frm: int, to: int) -> int:
+    """Return where the first <tool_call> in text[frm:to] that opens a good call stands, or -1."""
+    tag = text.find(OPEN, frm, to)
+    while tag >= 0 and _good_call(text, tag) is None:
+        tag = text.find(OPEN, tag + 1, to)
+    return tag
+
+
+_CUT_NUMBER = re.compile(r"-|\.|[eE][+-]?")
+_CUT_ESCAPE = re.compile(r"u[0-9a-fA-F]{0,4}")
+
+
+def _cut_mid_token(rest: str, message: str) -> bool:
+    """E5. Say whether the decoder stopped at a token cut mid-word. Example: 'tru', '-', '1e+', 'u00e' -> True
+
+    Prevents: json calls a literal, a number or a \\uXXXX escape cut off by the end of the text a
+    syntax error ("Expecting value", "Invalid \\uXXXX escape"), so a call the model only failed to
+    finish would be invalid_json. Rows: "ends in true", "ends in null", "ends in a number", "ends in
+    an exponent", "ends in a minus", "ends in a \\u escape", "next call opens in a literal".
+    """
+    if message.startswith("Invalid \\uXXXX"):  # json reports it at the "u"; a final \uXXXX counts too
+        return _CUT_ESCAPE.fullmatch(rest) is not None
+    return "true".startswith(rest) or "false".startswith(rest) or "null".startswith(rest) \
+        or _CUT_NUMBER.fullmatch(rest) is not None
+
+
+_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
+_FENCE_STARTED = re.compile(r"(?:`{1,3}[A-Za-z0-9_-]*[ \t\r]*)?")  # all that is left: a fence still opening
+_FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
+
+
+def _body(text: str, start: int) -> int:
+    """E6. Return where the JSON of the call whose tag stands at `start` begins: after blanks and an opening ```json.
+
+    Prevents: models fence the JSON as code inside the tags; raw_decode would stop at the backtick
+    (invalid_json). Rows: "json fence inside", "bare fence inside", "fence inside, CRLF lines".
+    The closing fence is skipped by _closed_call with _FENCE_CLOSE ("fence inside, no outer newlines").
+    """
+    body = start + len(OPEN)
+    return body if text.startswith("{", body) else _skip(_FENCE_OPEN, text, body)
+
+
+def _skip(fence: re.Pattern, text: str, pos: int) -> int:
+    """Return where text goes on after the blanks and fence that `fence` matches at pos (most often: none)."""
+    head = text[pos:pos + 1]  # only a blank or a backtick can begin what the fence patterns match
+    return fence.match(text, pos).end() if head.isspace() or head == "`" else pos
+
+
+def _fence_still_opening(text: str, body: int, end: int) -> bool:
+    """E6. Say whether all that stands in the region after the tag is a fence still opening, as in '```js'.
+
+    Prevents: a reply cut off inside the opening fence read as invalid_json ("Expecting value" at the
+    backtick) instead of truncated. Row: "ends in the inner fence".
+    """
+    return text.startswith("`", body) and _FENCE_STARTED.fullmatch(text, body, end) is not None
+
+
+# prose that ends by opening a fence; subtle: one run of blanks (\s*), not "[ \t]*\n?\s*", which
+# matches the same texts but backtracks quadratically through a long run of spaces
+_FENCE_AT_END = re.compile(r"```[A-Za-z0-9_-]*\s*$")
+_FENCE_AT_START = re.compile(r"\s*```")  # prose that starts by closing one
+
+
+def _drop_fence_wrappers(text: str, pieces: list[str]) -> None:
+    """E6. Remove a ```json fence that wraps calls from the surrounding prose (a wrapper, not text).
+
+    Prevents: result.text keeping the "```json" and "```" of calls a model fenced as code. Rows:
+    "json fence around", "fence around two calls", whose prose OutsideText checks (a fence around
+    prose is kept); LongRuns (a fence opener, then a long run of blanks: once quadratic).
+    """
+    # subtle: '"```" in text' alone costs ~1 ms per MB of prose (str's search filter takes "`" for a
+    # space: 96 and 32 share their low 6 bits); '"`" in text' is a memchr, and most replies have no "`".
+    if "`" not in text or "```" not in text:
+        return
+    for i in range(len(pieces) - 1):
+        opener = _FENCE_AT_END.search(pieces[i]) if "```" in pieces[i] else None
+        if opener and (_FENCE_AT_START.match(pieces[i + 1]) or i + 1 < len(pieces) - 1):
+            j = i + 1
+            while j < len(pieces) - 1 and not _FENCE_AT_START.match(pieces[j]) and not pieces[j].strip():
+                j += 1  # the fence may wrap several calls in a row, with only blank text between them
+            if _FENCE_AT_START.match(pieces[j]):
+                pieces[i] = pieces[i][: opener.start()]
+                pieces[j] = _FENCE_AT_START.sub("", pieces[j], count=1)
+
+
+def _too_deep(value: JSON, text: str, start: int, end: int) -> bool:
+    """E7. Say whether a decoded call nests arrays and objects more than MAX_JSON_DEPTH levels deep.
+
+    Prevents: arguments nested hundreds of levels deep (json decodes almost to the recursion limit)
+    reaching the tools, whose own recursive code could then fail with RecursionError. RFC 8259
+    section 9 lets a parser limit the depth, and no tool needs 64 levels. Rows: "arguments 70 levels
+    deep" (64 is still a call); NeverRaises.test_every_nesting_depth.
+    """
+    brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
+    return brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH
+
+
 def _depth(value: JSON) -> int:
     """Return how deeply arrays and objects nest in a value, without recursion. Example: {"a": [1]} -> 2"""
     deepest, stack = 0, [(value, 1)] if isinstance(value, (dict, list)) else []
@@ -1635,23 +1719,19 @@ def _depth(value: JSON) -> int:
     return deepest
 
 
-# prose that ends by opening a fence; subtle: one run of blanks (\s*), not "[ \t]*\n?\s*", which
-# matches the same texts but backtracks quadratically through a long run of spaces
-_FENCE_AT_END = re.compile(r"```[A-Za-z0-9_-]*\s*$")
-_FENCE_AT_START = re.compile(r"\s*```")  # prose that starts by closing one
+def _refusal(exc: Exception) -> str:
+    """E8. Word, for the model, a refusal of the strict decoder that is not a syntax error.
 
-
-def _drop_fence_wrappers(pieces: list[str]) -> None:
-    """Remove a ```json fence that wraps calls from the surrounding prose (a wrapper, not text)."""
-    for i in range(len(pieces) - 1):
-        opener = _FENCE_AT_END.search(pieces[i]) if "```" in pieces[i] else None
-        if opener and (_FENCE_AT_START.match(pieces[i + 1]) or i + 1 < len(pieces) - 1):
-            j = i + 1
-            while j < len(pieces) - 1 and not _FENCE_AT_START.match(pieces[j]) and not pieces[j].strip():
-                j += 1  # the fence may wrap several calls in a row, with only blank text between them
-            if _FENCE_AT_START.match(pieces[j]):
-                pieces[i] = pieces[i][: opener.start()]
-                pieces[j] = _FENCE_AT_START.sub("", pieces[j], count=1)
+    Prevents: nesting past the recursion limit escaping as RecursionError ("100000 nested ["), and
+    Python's wording of its digit limit ("Exceeds the limit (4300 digits) for integer string
+    conversion", a Python setting the model cannot know) reaching the model ("a 5000-digit number").
+    NaN, Infinity, 1e999 and repeated keys come worded by loads_strict's hooks ("NaN", "duplicate name").
+    Messages.test_messages_say_what_is_wrong checks the words.
+    """
+    reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+    if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
+        reason = "a number has more digits than JSON numbers here may have"
+    return reason
 
 
 _NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>")  # as usually written: no re.DOTALL

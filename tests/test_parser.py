@@ -10,6 +10,7 @@ What they leave out: the agent loop that feeds ParseErrors back to the model (te
 """
 import json
 import random
+import re
 import sys
 import unittest
 from pathlib import Path
@@ -139,8 +140,16 @@ def e(kind):
 
 F = '{"name": "f", "arguments": {}}'
 
-TABLE = [  # (label, text, expected items)
-    # well-formed, with whitespace and wrappers the protocol tolerates
+def nested_lists(levels: int) -> list:
+    """Build lists nested `levels` deep. Example: 2 -> [[]]"""
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+CORE_TABLE = [  # (label, text, expected items); the lecture's cases, which the core of tool_core 6a decides alone
+    # well-formed
     ("plain", block("f", {}), [c("f", {})]),
     ("nested args", block("s", {"a": {"b": [1, {"c": None}]}, "t": True, "n": -1.5}),
      [c("s", {"a": {"b": [1, {"c": None}]}, "t": True, "n": -1.5})]),
@@ -148,19 +157,9 @@ TABLE = [  # (label, text, expected items)
     ("newlines inside tags", OPEN + "\n\n" + F + "\n" + CLOSE, [c("f", {})]),
     ("pretty-printed JSON", OPEN + json.dumps({"name": "f", "arguments": {"a": [1, 2]}}, indent=2) + CLOSE,
      [c("f", {"a": [1, 2]})]),
-    ("json fence inside", OPEN + "\n```json\n" + F + "\n```\n" + CLOSE, [c("f", {})]),
-    ("bare fence inside", OPEN + "\n```\n" + F + "\n```\n" + CLOSE, [c("f", {})]),
-    ("fence inside, no outer newlines", OPEN + "```json\n" + F + "\n```" + CLOSE, [c("f", {})]),
-    ("fence inside, CRLF lines", OPEN + "\r\n```json\r\n" + F + "\r\n```\r\n" + CLOSE, [c("f", {})]),
-    ("json fence around", "```json\n" + block("f", {}) + "\n```", [c("f", {})]),
-    ("bare fence around", "```\n" + block("f", {}) + "\n```", [c("f", {})]),
-    ("fence around two calls", "```json\n" + GET + "\n" + SUB + "\n```",
-     [c("get_incident", {"code": "E-1474"}), c("get_substation", {"substation_id": "SS-218"})]),
     ("unicode args", block("créer", {"note": "日本語 🙂 é"}, ensure_ascii=False), [c("créer", {"note": "日本語 🙂 é"})]),
     ("unicode escapes", block("f", {"note": "日本語 🙂"}, ensure_ascii=True), [c("f", {"note": "日本語 🙂"})]),
     ("close tag in a string", block("f", {"s": "a </tool_call> b"}), [c("f", {"s": "a </tool_call> b"})]),
-    ("open tag in a string", block("f", {"s": "a <tool_call> b"}), [c("f", {"s": "a <tool_call> b"})]),
-    ("whole call in a string", block("f", {"s": GET}), [c("f", {"s": GET})]),
     ("braces in a string", block("f", {"s": "}}]{ \"}\" {"}), [c("f", {"s": "}}]{ \"}\" {"})]),
     ("extra key is kept out", OPEN + '{"name": "f", "arguments": {"x": 1}, "id": "c9"}' + CLOSE, [c("f", {"x": 1})]),
     ("two calls, no space", GET + SUB,
@@ -173,27 +172,18 @@ TABLE = [  # (label, text, expected items)
     ("stray closing tag", "done " + CLOSE + " here", []),
     ("stray closing tag, then a call", CLOSE + " " + block("f", {}), [c("f", {})]),
     ("tag with a space", "<tool_call >" + F + CLOSE, []),
-    # truncated
+    # truncated: the region ends inside the call (the text ends, or the next call opens)
     ("ends right after the tag", OPEN, [e("truncated")]),
     ("ends after tag and newline", "ok " + OPEN + "\n", [e("truncated")]),
     ("ends in a key", OPEN + '{"na', [e("truncated")]),
     ("ends in a string value", OPEN + '{"name": "f", "arguments": {"code": "E-14', [e("truncated")]),
     ("ends after a backslash", OPEN + '{"name": "f", "arguments": {"s": "a\\', [e("truncated")]),
-    ("ends in a \\u escape", OPEN + '{"name": "f", "arguments": {"s": "\\u00', [e("truncated")]),
-    ("ends after a full \\u escape", OPEN + '{"name": "f", "arguments": {"s": "\\u00e9', [e("truncated")]),
-    ("ends in a number", OPEN + '{"name": "f", "arguments": {"n": 1.', [e("truncated")]),
-    ("ends in an exponent", OPEN + '{"name": "f", "arguments": {"n": 1e-', [e("truncated")]),
-    ("ends in a minus", OPEN + '{"name": "f", "arguments": {"n": -', [e("truncated")]),
-    ("ends in true", OPEN + '{"name": "f", "arguments": {"b": tr', [e("truncated")]),
-    ("ends in null", OPEN + '{"name": "f", "arguments": {"b": nu', [e("truncated")]),
     ("ends after a comma", OPEN + '{"name": "f",', [e("truncated")]),
     ("ends after a colon", OPEN + '{"name":', [e("truncated")]),
     ("ends in a closed-tag string", OPEN + '{"name": "f", "arguments": {"s": "x </tool_call> y', [e("truncated")]),
     ("complete JSON, no closing tag", OPEN + F, [e("truncated")]),
     ("complete JSON, prose, no closing tag", OPEN + F + " and then I stopped", [e("truncated")]),
     ("closing tag cut short", OPEN + F + "</tool_ca", [e("truncated")]),
-    ("ends in the inner fence", OPEN + "\n```js", [e("truncated")]),
-    ("ends after the inner fence", OPEN + "\n```json\n" + F + "\n```", [e("truncated")]),
     ("next call opens in the JSON", OPEN + '{"name": "f", "argu' + SUB,
      [e("truncated"), c("get_substation", {"substation_id": "SS-218"})]),
     ("next call opens in a string", OPEN + '{"name": "f", "arguments": {"code": "E-14' + GET,
@@ -202,15 +192,13 @@ TABLE = [  # (label, text, expected items)
      [e("truncated"), c("get_substation", {"substation_id": "SS-218"})]),
     ("next call opens after a backslash", OPEN + '{"name": "f", "arguments": {"s": "a\\' + GET,
      [e("truncated"), c("get_incident", {"code": "E-1474"})]),
-    ("next call opens in a literal", OPEN + '{"name": "f", "arguments": {"b": fal' + GET,
-     [e("truncated"), c("get_incident", {"code": "E-1474"})]),
-    ("next call opens in a number", OPEN + '{"name": "f", "arguments": {"n": 1.' + GET,
-     [e("truncated"), c("get_incident", {"code": "E-1474"})]),
     ("next tag opens in an unfinished string", OPEN + '{"name": "f", "arguments": {"s": "abc' + OPEN,
      [e("truncated"), e("truncated")]),
     ("two empty opens", OPEN + OPEN, [e("truncated"), e("truncated")]),
     ("open, space, open, call", OPEN + " " + GET, [e("truncated"), c("get_incident", {"code": "E-1474"})]),
-    # invalid_json: syntax errors, never repaired
+    ("a cut call, then a cut call", OPEN + '{"name": "f", "arguments": {"s": "abc' + OPEN + '{"name": "g"',
+     [e("truncated"), e("truncated")]),
+    # invalid_json: syntax errors, never repaired (NaN, 1e999 and repeated keys refused by loads_strict)
     ("single quotes", OPEN + "{'name': 'f', 'arguments': {}}" + CLOSE, [e("invalid_json")]),
     ("trailing comma in object", OPEN + '{"name": "f", "arguments": {"a": 1,}}' + CLOSE, [e("invalid_json")]),
     ("trailing comma in array", OPEN + '{"name": "f", "arguments": {"a": [1, 2,]}}' + CLOSE, [e("invalid_json")]),
@@ -232,18 +220,8 @@ TABLE = [  # (label, text, expected items)
     ("a number too large for a float", OPEN + '{"name": "f", "arguments": {"x": 1e999}}' + CLOSE, [e("invalid_json")]),
     ("duplicate name", OPEN + '{"name": "f", "arguments": {}, "name": "g"}' + CLOSE, [e("invalid_json")]),
     ("duplicate argument", OPEN + '{"name": "f", "arguments": {"a": 1, "a": 2}}' + CLOSE, [e("invalid_json")]),
-    ("100000 nested [", OPEN + "[" * 100_000 + CLOSE, [e("invalid_json")]),
-    ("100000 nested [ in arguments", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 100_000 + "]" * 100_000
-     + "}}" + CLOSE, [e("invalid_json")]),
-    ("a tag quoted in a broken call", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>"}, }' + CLOSE,
-     [e("invalid_json")]),
-    ("a tag quoted in a call with NaN", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>", "x": NaN}}' + CLOSE,
-     [e("invalid_json")]),
-    ("a cut call, then a cut call", OPEN + '{"name": "f", "arguments": {"s": "abc' + OPEN + '{"name": "g"',
-     [e("truncated"), e("truncated")]),
     ("a NaN call, then a broken call", OPEN + '{"a": NaN}' + OPEN + '{"name": "g", "arguments": {}' + CLOSE,
      [e("invalid_json"), e("invalid_json")]),
-    ("a 5000-digit number", OPEN + '{"name": "f", "arguments": {"n": ' + "9" * 5000 + "}}" + CLOSE, [e("invalid_json")]),
     ("bad call, then good call", OPEN + "{'a': 1}" + CLOSE + GET,
      [e("invalid_json"), c("get_incident", {"code": "E-1474"})]),
     # not_an_object
@@ -272,6 +250,59 @@ TABLE = [  # (label, text, expected items)
      [c("get_incident", {"code": "E-1474"}), e("not_an_object"), c("get_substation", {"substation_id": "SS-218"})]),
 ]
 
+EDGE_TABLE = [  # (label, text, expected items); each group needs the guard of tool_core 6b it names
+    # E1 _read_on: a string quotes the tag that ends the call's region
+    ("open tag in a string", block("f", {"s": "a <tool_call> b"}), [c("f", {"s": "a <tool_call> b"})]),
+    ("whole call in a string", block("f", {"s": GET}), [c("f", {"s": GET})]),
+    # E2 _in_string: a \uXXXX escape right before a quoted tag
+    ("a \\u escape right before a quoted tag", OPEN + r'{"name": "f", "arguments": {"s": "\u00e9<tool_call>"}}' + CLOSE,
+     [c("f", {"s": "é<tool_call>"})]),
+    # E3 _quoted_tag_end: a broken call whose string quotes a later tag spans it
+    ("a tag quoted in a broken call", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>"}, }' + CLOSE,
+     [e("invalid_json")]),
+    ("a tag quoted in a call with NaN", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>", "x": NaN}}' + CLOSE,
+     [e("invalid_json")]),
+    # E4 _cut_at_hidden_call: a broken call never hides a good one
+    ("a good call hidden in a broken one", OPEN + '{"name": "ge' + OPEN + GET + CLOSE,
+     [e("truncated"), c("get_incident", {"code": "E-1474"})]),  # the middle tag is quoted text
+    # E5 _cut_mid_token: a literal, number or escape cut mid-word is truncated, not invalid
+    ("ends in a \\u escape", OPEN + '{"name": "f", "arguments": {"s": "\\u00', [e("truncated")]),
+    ("ends after a full \\u escape", OPEN + '{"name": "f", "arguments": {"s": "\\u00e9', [e("truncated")]),
+    ("ends in a number", OPEN + '{"name": "f", "arguments": {"n": 1.', [e("truncated")]),
+    ("ends in an exponent", OPEN + '{"name": "f", "arguments": {"n": 1e-', [e("truncated")]),
+    ("ends in a minus", OPEN + '{"name": "f", "arguments": {"n": -', [e("truncated")]),
+    ("ends in true", OPEN + '{"name": "f", "arguments": {"b": tr', [e("truncated")]),
+    ("ends in null", OPEN + '{"name": "f", "arguments": {"b": nu', [e("truncated")]),
+    ("next call opens in a literal", OPEN + '{"name": "f", "arguments": {"b": fal' + GET,
+     [e("truncated"), c("get_incident", {"code": "E-1474"})]),
+    ("next call opens in a number", OPEN + '{"name": "f", "arguments": {"n": 1.' + GET,
+     [e("truncated"), c("get_incident", {"code": "E-1474"})]),
+    # E6 _body, _fence_still_opening, _FENCE_CLOSE, _drop_fence_wrappers: code fences inside and around the tags
+    # (a fence around the calls leaves their items alone: OutsideText checks the prose it must leave)
+    ("json fence inside", OPEN + "\n```json\n" + F + "\n```\n" + CLOSE, [c("f", {})]),
+    ("bare fence inside", OPEN + "\n```\n" + F + "\n```\n" + CLOSE, [c("f", {})]),
+    ("fence inside, no outer newlines", OPEN + "```json\n" + F + "\n```" + CLOSE, [c("f", {})]),
+    ("fence inside, CRLF lines", OPEN + "\r\n```json\r\n" + F + "\r\n```\r\n" + CLOSE, [c("f", {})]),
+    ("ends in the inner fence", OPEN + "\n```js", [e("truncated")]),
+    ("ends after the inner fence", OPEN + "\n```json\n" + F + "\n```", [e("truncated")]),
+    ("json fence around", "```json\n" + block("f", {}) + "\n```", [c("f", {})]),
+    ("bare fence around", "```\n" + block("f", {}) + "\n```", [c("f", {})]),
+    ("fence around two calls", "```json\n" + GET + "\n" + SUB + "\n```",
+     [c("get_incident", {"code": "E-1474"}), c("get_substation", {"substation_id": "SS-218"})]),
+    # E7 _too_deep: more than MAX_JSON_DEPTH levels
+    ("arguments 64 levels deep in all", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 62 + "]" * 62 + "}}" + CLOSE,
+     [c("f", {"a": nested_lists(62)})]),  # the call and its arguments are levels 1 and 2
+    ("arguments 70 levels deep", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 70 + "]" * 70 + "}}" + CLOSE,
+     [e("invalid_json")]),  # 72 levels, past MAX_JSON_DEPTH = 64
+    # E8 _refusal: the decoder's refusals worded for the model, never raised (Messages checks the words)
+    ("100000 nested [", OPEN + "[" * 100_000 + CLOSE, [e("invalid_json")]),
+    ("100000 nested [ in arguments", OPEN + '{"name": "f", "arguments": {"a": ' + "[" * 100_000 + "]" * 100_000
+     + "}}" + CLOSE, [e("invalid_json")]),
+    ("a 5000-digit number", OPEN + '{"name": "f", "arguments": {"n": ' + "9" * 5000 + "}}" + CLOSE, [e("invalid_json")]),
+]
+
+TABLE = CORE_TABLE + EDGE_TABLE  # the core's cases first
+
 
 class TableCases(unittest.TestCase):
     def test_items(self):
@@ -285,7 +316,8 @@ class TableCases(unittest.TestCase):
     def test_one_item_per_open_tag(self):
         for label, text, expected in TABLE:
             if label in ("open tag in a string", "whole call in a string", "a tag quoted in a broken call",
-                         "a tag quoted in a call with NaN"):
+                         "a tag quoted in a call with NaN", "a \\u escape right before a quoted tag",
+                         "a good call hidden in a broken one"):
                 continue  # the tag stands inside a string of the call before it
             with self.subTest(label):
                 self.assertEqual(len(parse_tool_calls(text).items), text.count(OPEN))
@@ -404,6 +436,7 @@ class Messages(unittest.TestCase):
             (OPEN + CLOSE, "invalid_json", ["empty"]),
             (OPEN + F + " thanks" + CLOSE, "invalid_json", ["extra", "thanks"]),
             (OPEN + "[" * 100_000 + CLOSE, "invalid_json", ["nested"]),
+            (OPEN + '{"name": "f", "arguments": {"n": ' + "9" * 5000 + "}}" + CLOSE, "invalid_json", ["more digits"]),
             (OPEN + F, "truncated", [CLOSE]),
             (OPEN + F + " and then", "truncated", [CLOSE]),
             (OPEN + '{"name": "f", "arguments": {"code": "E-14', "truncated", ["cut"]),
@@ -858,6 +891,164 @@ class Results(unittest.TestCase):
                 failures.append((name, content, back))
         if failures:
             self.fail(f"{len(failures)} of 300 fail; the shortest: {sorted(failures, key=lambda f: len(f[1]))[:3]}")
+
+
+# --- 5. A broken call never hides a later good one (parse_tool_calls' rescan; was tests/test_parser_rescan.py) ---
+#
+# A malformed call may absorb a later <tool_call> that sits inside what looks like one of its
+# strings: right when that tag is text ({"s": "<tool_call>"}, }), wrong when it opens a real call.
+# The rule: inside the span of a broken call, a <tool_call> that starts a complete, valid, closed
+# call is reported as that call, and the broken call's error ends where it begins; every other
+# verdict stays as it was. Expected items and spans are worked out by hand from that rule; the
+# property test checks, on thousands of seeded random replies, that no well-formed closed call
+# outside a valid call's JSON is lost and that no call is invented, against an oracle written here
+# from the protocol (json.JSONDecoder on the rest of the text), not taken from the parser.
+
+GET_TIME = OPEN + '{"name": "get_time", "arguments": {"tz": "Europe/Paris"}}' + CLOSE  # 80 characters
+F_CALL = OPEN + '{"name": "f", "arguments": {}}' + CLOSE  # 53 characters
+
+
+def kinds_and_spans(text: str) -> list[tuple]:
+    """Reduce parser items to (kind or tool name, span)."""
+    return [(i.name if isinstance(i, ToolCall) else i.kind, i.span) for i in parse_tool_calls(text).items]
+
+
+# (label, text, expected (kind or name, span) items, expected prose outside the calls)
+RESCAN_CASES = [
+    # the issue's reply: the last call is well-formed and closed; the broken one before it ends where it opens
+    ("the issue's reply", OPEN + OPEN + '{"name": "ge' + OPEN + GET_TIME + CLOSE,
+     [("truncated", (0, 11)), ("truncated", (11, 45)), ("get_time", (45, 125))], CLOSE),
+    ("one broken call, a quoted tag, then a good call", OPEN + '{"name": "ge' + OPEN + GET_TIME + CLOSE,
+     [("truncated", (0, 34)), ("get_time", (34, 114))], CLOSE),
+    ("two good calls hidden behind a quoted tag", OPEN + '{"s": "' + OPEN + "x" + GET_TIME + GET_TIME + CLOSE,
+     [("truncated", (0, 30)), ("get_time", (30, 110)), ("get_time", (110, 190))], CLOSE),
+    ("a good call right after an unfinished string", OPEN + '{"name": "ge' + GET_TIME,
+     [("truncated", (0, 23)), ("get_time", (23, 103))], ""),
+    ("a good call inside a string that closes later", OPEN + '{"s": "x' + GET_TIME + '"}' + CLOSE,
+     [("truncated", (0, 19)), ("get_time", (19, 99))], '"}' + CLOSE),
+    # neighbours that keep their verdicts: the later tag is text, not a call
+    ("a quoted tag in a call that closes", OPEN + '{"name": "f", "arguments": {"s": "<tool_call>"}, }' + CLOSE,
+     [("invalid_json", (0, 73))], ""),
+    ("a quoted tag that opens a broken call", OPEN + '{"s": "' + OPEN + '{"name": 5}' + CLOSE + '"}' + CLOSE,
+     [("invalid_json", (0, 52))], '"}' + CLOSE),  # the quoted call is bad_name, so the tag is text
+    ("a quoted call with escaped quotes is text", OPEN + json.dumps({"name": "f", "arguments": {"s": GET_TIME}}) + CLOSE,
+     [("f", (0, 150))], ""),
+    ("a cut-off call, then a fresh one", OPEN + '{"name": "f", "arguments": {"code": "E-14' + F_CALL,
+     [("truncated", (0, 52)), ("f", (52, 105))], ""),
+    ("a good call after extra text", OPEN + '{"name": "f", "arguments": {}} thanks ' + F_CALL,
+     [("truncated", (0, 49)), ("f", (49, 102))], ""),  # the prose is inside the truncated call's span
+]
+
+
+# --- The property: no good call lost, none invented ---
+
+_FENCE_OPEN = re.compile(r"\s*(?:```[A-Za-z0-9_-]*[ \t]*\r?\n)?\s*")
+_FENCE_CLOSE = re.compile(r"\s*(?:```)?\s*")
+
+
+def _reject(*_):
+    raise ValueError("not JSON for a call")
+
+
+def _pairs(pairs):
+    if len(dict(pairs)) < len(pairs):
+        raise ValueError("duplicate key")
+    return dict(pairs)
+
+
+def _finite(text):
+    if abs(float(text)) == float("inf"):
+        raise ValueError("too large")
+    return float(text)
+
+
+ORACLE = json.JSONDecoder(parse_constant=_reject, parse_float=_finite, object_pairs_hook=_pairs)
+
+
+def json_depth(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(json_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(json_depth, value), default=0)
+    return 0
+
+
+def good_call_at(text: str, tag: int):
+    """The protocol, read directly: the <tool_call> at `tag` opens a good call -> (name, arguments, end); else None."""
+    body = _FENCE_OPEN.match(text, tag + len(OPEN)).end()
+    try:
+        value, json_end = ORACLE.raw_decode(text, body)
+    except (ValueError, RecursionError):
+        return None
+    after = _FENCE_CLOSE.match(text, json_end).end()
+    if not text.startswith(CLOSE, after) or not isinstance(value, dict) or json_depth(value) > 64:
+        return None
+    name, arguments = value.get("name"), value.get("arguments")
+    if not isinstance(name, str) or not name.strip() or not isinstance(arguments, dict):
+        return None
+    return name, arguments, after + len(CLOSE)
+
+
+RESCAN_PIECES = [GET_TIME, F_CALL, OPEN, OPEN, CLOSE, '"', '"', '{"s": "', '{"name": "ge', "x", " ", "}", '"}', "\\", "```json\n",
+          "```", OPEN + '{"name": "f", "arguments": {"a": 1,}}' + CLOSE, '{"name": "h", "arguments": {}}']
+
+
+def rescan_reply(rng: random.Random) -> str:
+    text = "".join(rng.choice(RESCAN_PIECES) for _ in range(rng.randint(1, 9)))
+    for _ in range(rng.randint(0, 2)):  # a mutation: delete, insert or replace one character
+        i = rng.randrange(len(text) + 1)
+        text = text[:i] + rng.choice(['"', "{", "}", "<", ">", "/", " ", "a", ""]) + text[i + 1 - rng.randint(0, 1):]
+    return text
+
+
+class Rescan(unittest.TestCase):
+    """HiddenCalls by hand, then the property on seeded random replies."""
+
+    def test_cases_by_hand(self):
+        for label, text, expected, prose in RESCAN_CASES:
+            with self.subTest(label):
+                self.assertEqual(kinds_and_spans(text), expected)
+                self.assertEqual(parse_tool_calls(text).text, prose)
+
+    def test_the_issue_reply_in_full(self):
+        text = RESCAN_CASES[0][1]
+        result = parse_tool_calls(text)
+        (call,) = result.calls
+        self.assertEqual((call.name, call.arguments), ("get_time", {"tz": "Europe/Paris"}))
+        cut = result.errors[1]
+        self.assertEqual(cut.raw, OPEN + '{"name": "ge' + OPEN)  # it ends where the good call begins
+        self.assertIn("the next <tool_call> opens inside the JSON", cut.message)
+        self.assertEqual(result.outside, ["", "", "", CLOSE])
+
+    def test_a_quoted_tag_stays_text_when_it_opens_no_good_call(self):
+        for inner in ['{"name": "g"', "[1, 2]", '{"name": "g", "arguments": "x"}', "", "plain words"]:
+            text = OPEN + '{"name": "f", "arguments": {"s": "' + OPEN + inner + '"}, }' + CLOSE
+            with self.subTest(inner=inner):
+                self.assertEqual([kind for kind, _ in kinds_and_spans(text)], ["invalid_json"])
+
+    def test_random_replies(self):
+        rng, failures, hidden = random.Random(31), [], 0
+        for _ in range(5000):
+            text = rescan_reply(rng)
+            result = parse_tool_calls(text)
+            calls = {call.span[0]: call for call in result.calls}
+            for call in result.calls:  # none invented: each call is a good call at its tag, exactly
+                if good_call_at(text, call.span[0]) != (call.name, call.arguments, call.span[1]):
+                    failures.append((text, f"invented or misread {call}"))
+            tag = text.find(OPEN)
+            while tag >= 0:  # none lost: a good call's tag opens a call, or lies inside a valid call's JSON
+                if good_call_at(text, tag) and tag not in calls:
+                    if not any(c.span[0] < tag < c.span[1] for c in result.calls):
+                        failures.append((text, f"good call at {tag} lost"))
+                    hidden += 1
+                tag = text.find(OPEN, tag + 1)
+            for error in result.errors:  # a broken call never spans a good call's tag
+                inside = [t for t in calls if error.span[0] < t < error.span[1]]
+                if inside:
+                    failures.append((text, f"{error.kind} {error.span} covers the call at {inside}"))
+        if failures:
+            shortest = sorted(failures, key=lambda f: len(f[0]))[:3]
+            self.fail(f"{len(failures)} failures; the shortest:\n" + "\n".join(f"  {t!r}: {why}" for t, why in shortest))
 
 
 if __name__ == "__main__":
