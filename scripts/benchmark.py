@@ -3,7 +3,7 @@
 1. Every numbered demo script, run with the real interpreter (sys.executable, not a shim):
    best of --repeat wall times; anything over 1 s is flagged.
 2. parse_tool_calls on about 1 MB of model text holding 1,000 calls, next to bare json.loads
-   of the same 1,000 payloads and the naive regex parser (target: at most 2x json.loads).
+   of the same 1,000 payloads and the naive regex parser (target: at most 3x json.loads, public APIs only).
 3. parse_tool_calls on about 1 MB of broken calls (it must stay linear), and the inputs an
    outside fuzz found quadratic or worse (a fence and a run of blanks, recursive schemas, ...).
 4. Tool-call arguments checked against ten tool schemas by validate, on valid and on invalid arguments.
