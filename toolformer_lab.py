@@ -43,7 +43,7 @@ import re
 import time
 import typing
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import tool_core
@@ -664,6 +664,7 @@ class ToolformerRun:
     candidates: list[Candidate]
     seed: int
     content_only: bool
+    unfiltered: "Retrained | None" = field(default=None, repr=False, compare=False)  # step 4 with no filter: one per run
 
 
 def toolformer_pipeline(seed: int = 0, content_only: bool = True) -> ToolformerRun:
@@ -1115,7 +1116,9 @@ def demo_threshold_sweep(run: ToolformerRun) -> str:
 def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
     """Step 4: insert the kept calls, retrain a trigram, and measure where it now opens a call."""
     tests = toolformer_texts(run.seed + 1, held_out=True)
-    kept, unfiltered = retrain(run, tau, tests), retrain(run, None, tests)
+    if run.unfiltered is None:  # the same for every tau: a sweep over thresholds computes it once
+        run.unfiltered = retrain(run, None, tests)
+    kept, unfiltered = retrain(run, tau, tests), run.unfiltered
     ranked = sorted(kept.chosen, key=lambda k: (kept.chosen[k].tool != "Calculator", k))
     example = f'  "{detokenize(kept.augmented[ranked[0]])}"' if ranked else f"  (no call clears tau = {tau:g})"
     before_calls = call_contexts(kept.augmented)
