@@ -3682,6 +3682,12 @@ def _loopback_httpd(port: int, handler):
         request_queue_size = LISTEN_BACKLOG
         daemon_threads = True
 
+        def handle_error(self, request, client_address) -> None:
+            """A client that hung up (a reset, a closed pooled connection) is no bug here: print only real ones."""
+            import sys
+            if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+                super().handle_error(request, client_address)
+
     return Server(("127.0.0.1", port), handler)
 
 

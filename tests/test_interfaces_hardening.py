@@ -569,6 +569,28 @@ class Stop(unittest.TestCase):
         self.assertEqual(notes, [])
 
 
+class QuietOnHangUps(unittest.TestCase):
+    """Guards against a server that prints a traceback each time a client resets its connection (a kept-alive
+    client closing, a load test ending): noise in the demos, the tests and a served terminal."""
+
+    def test_a_client_that_resets_mid_request_prints_nothing(self):
+        import contextlib
+        import struct
+        server = CardinalServer(CardinalAPI(token="k")).start()
+        self.addCleanup(server.stop)
+        errors = io.StringIO()
+        with contextlib.redirect_stderr(errors):
+            for _ in range(3):
+                sock = socket.create_connection(("127.0.0.1", port_of(server.url)), timeout=2)
+                sock.sendall(b"GET /people HTTP/1.1\r\nHo")  # then hang up with a reset, mid-request
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.close()
+            time.sleep(0.1)  # the handler threads meet the reset
+            status, _, _ = exchange(server.url, "GET", "/teams", headers={"X-API-Key": "k"})
+        self.assertEqual(status, 200)  # still serving
+        self.assertEqual(errors.getvalue(), "")
+
+
 class HostHeader(unittest.TestCase):
     """Guards against DNS rebinding: a page whose name resolves to 127.0.0.1 reaching the loopback servers."""
 
@@ -608,7 +630,7 @@ class SessionWorkers(unittest.TestCase):
             gate.wait(5)
             return "done"
         registry = ToolRegistry([tool_from_function(block, read_only=True), tool_from_function(add, read_only=True)])
-        server = MCPServer(registry, tool_timeout=0.3, session_workers=2)
+        server = MCPServer(registry, tool_timeout=0.15, session_workers=2)
         self.addCleanup(server.close)
         self.addCleanup(gate.set)  # runs first: the blocked calls end
         a, b = ready(server), ready(server)
@@ -623,7 +645,7 @@ class SessionWorkers(unittest.TestCase):
             replies = [f.result(timeout=3) for f in started + [queued]]
             gate.set()
         self.assertEqual(other["result"], {"content": [{"type": "text", "text": "5"}], "isError": False})
-        self.assertLess(other_elapsed, 0.2)  # it did not wait for session A's timeout
+        self.assertLess(other_elapsed, 0.1)  # it did not wait for session A's 0.15 s timeout
         queued_reply = replies[2]["result"]
         self.assertTrue(queued_reply["isError"])
         for fragment in ("did not start", "did not run", "safe"):
@@ -638,12 +660,12 @@ class HttpSessions(unittest.TestCase):
     """Guards against sessions kept for ever (idle ones never expire) and without a cap."""
 
     def test_an_idle_session_expires_with_404_and_the_client_starts_a_new_one(self):
-        endpoint = mcp_endpoint(self, session_idle=0.2)
+        endpoint = mcp_endpoint(self, session_idle=0.1)
         client = MCPClient(StreamableHTTP(endpoint.url, timeout=2))
         self.addCleanup(client.close)
         client.initialize()
         old = client.transport.session_id
-        time.sleep(0.3)
+        time.sleep(0.15)
         status, _, _ = post_json(endpoint.url, rpc("ping", None, 9), {"Mcp-Session-Id": old,
                                                                        "MCP-Protocol-Version": "2025-11-25"})
         self.assertEqual(status, 404)
