@@ -441,6 +441,7 @@ _JAVA_SCALARS = {  # type: (BFCL's pattern, the value of a matching text); a tex
     "long": (r"^-?\d+[lL]$", lambda t: int(re.sub(r"[lL]$", "", t))),  # the L is required: "5" stays "5"
     "float": (r"^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$", lambda t: float(re.sub(r"[fF]$", "", t))),  # f required
     "double": (r"^-?\d+(\.\d+)?([eE][+-]?\d+)?$", float),
+    "boolean": (r"(?:true|false)\Z", lambda t: t == "true"),  # exactly these two words
 }
 
 
@@ -458,10 +459,7 @@ def java_value(text: str, java_type: str, items_type: str | None = None) -> JSON
         raise ValueError(f"the Java type {java_type} is not supported: BFCL's converter raises NotImplementedError "
                          f"for {', '.join(_JAVA_UNSUPPORTED)}, and bfcl evaluate stops")
     if java_type in _JAVA_SCALARS:
-        pattern, read = _JAVA_SCALARS[java_type]
-        return read(text) if re.match(pattern, text) else text
-    if java_type == "boolean":
-        return text == "true" if text in ("true", "false") else text
+        return _by_pattern(_JAVA_SCALARS, java_type, text)
     if java_type == "Array":
         return _java_array(text, items_type)
     if java_type == "ArrayList":
@@ -535,7 +533,13 @@ def _number_or_text(text: str) -> JSON:
 
 
 _JS_SCALARS = {"integer": (r"^-?\d+$", int), "float": (r"^-?\d+(\.\d+)?$", float),  # no exponent for a float
-               "Bigint": (r"^-?\d+n$", lambda t: int(t[:-1]))}
+               "Bigint": (r"^-?\d+n$", lambda t: int(t[:-1])), "Boolean": _JAVA_SCALARS["boolean"]}
+
+
+def _by_pattern(scalars: dict, kind: str, text: str) -> JSON:
+    """Convert a scalar by its pattern, as BFCL's converters do: a text that does not match stays text."""
+    pattern, read = scalars[kind]
+    return read(text) if re.match(pattern, text) else text
 
 
 def js_value(text: str, js_type: str, items_type: str | None = None) -> JSON:
@@ -549,10 +553,7 @@ def js_value(text: str, js_type: str, items_type: str | None = None) -> JSON:
     if js_type == "String":
         return _strip_quotes(text)
     if js_type in _JS_SCALARS:
-        pattern, read = _JS_SCALARS[js_type]
-        return read(text) if re.match(pattern, text) else text
-    if js_type == "Boolean":
-        return text == "true" if text in ("true", "false") else text
+        return _by_pattern(_JS_SCALARS, js_type, text)
     if js_type == "array":
         return _js_array(text, items_type)
     if js_type == "dict":
