@@ -446,8 +446,10 @@ class NativeControls(unittest.TestCase):
              "openai": [{"type": "function", "function": {"name": "add", "parameters": {"type": "object"}}}]}
 
     def sent(self, vendor: str, **controls) -> dict:
-        api = FakeAPI(self, steps=[lambda h, req: h.send_json(200, anthropic_reply("m", "ok", [], "end_turn")
-                                                              if vendor == "anthropic" else openai_reply("m", "ok", [], "stop"))])
+        if not hasattr(self, "api"):
+            self.api = FakeAPI(self)  # one server for every subtest: reset() forgets the requests
+        api = self.api.reset(steps=[lambda h, req: h.send_json(200, anthropic_reply("m", "ok", [], "end_turn")
+                                                               if vendor == "anthropic" else openai_reply("m", "ok", [], "stop"))])
         backend = (AnthropicBackend(KEY, base_url=api.base) if vendor == "anthropic" else OpenAIBackend(api.base + "/v1"))
         backend.complete("s", "u", self.TOOLS[vendor], **controls)
         return {k: v for k, v in api.requests[0]["body"].items() if k in ("tool_choice", "parallel_tool_calls")}
