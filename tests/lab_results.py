@@ -50,3 +50,9 @@ def demo_threshold_sweep(seed: int = 0) -> str:
 def demo_cant_compute(seed: int = 0) -> str:
     return tl.demo_cant_compute(seed)
 
+
+
+@functools.cache
+def demo(name: str) -> str:
+    """A demo of toolformer_lab that takes no argument (demo_toolken, demo_cant_see, ...), computed once."""
+    return getattr(tl, name)()

@@ -906,7 +906,7 @@ class ScriptDemosInProcess(unittest.TestCase):
                 self.assertNotEqual(answer, str(32 * 34))
 
     def test_model_answers_come_from_2024_text(self):
-        text = tl.demo_cant_see()
+        text = lab_results.demo("demo_cant_see")
         self.assertIn("model: '2 days per week'", text)
         self.assertIn("3 days per week", text)  # from the policy tool
 
@@ -949,10 +949,11 @@ class Scripts(unittest.TestCase):
     def test_stdout_is_exactly_what_the_demos_return(self):
         # the figures of every demo are pinned in tests/test_toolformer_demos.py; this ties them to the scripts
         for name, seed in self.RUNS.items():
-            expected = {"01": [lab_results.demo_cant_compute(seed), tl.demo_cant_see(), tl.demo_calculator_loop()],
-                        "02": [tl.demo_worked_numbers(), lab_results.demo_candidates(seed, 0.5),
+            expected = {"01": [lab_results.demo_cant_compute(seed), lab_results.demo("demo_cant_see"),
+                               lab_results.demo("demo_calculator_loop")],
+                        "02": [lab_results.demo("demo_worked_numbers"), lab_results.demo_candidates(seed, 0.5),
                                lab_results.demo_threshold_sweep(seed), lab_results.demo_retrain(seed, 0.5),
-                               tl.demo_toolken()]}
+                               lab_results.demo("demo_toolken")]}
             for script, bodies in expected.items():
                 with self.subTest(script=script, run=name):
                     code, out, err = script_run(script, name)

@@ -149,8 +149,8 @@ class WhyToolsFigures(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.compute = lab_results.demo_cant_compute(0)
-        cls.see = tl.demo_cant_see()
-        cls.loop = tl.demo_calculator_loop()
+        cls.see = lab_results.demo("demo_cant_see")
+        cls.loop = lab_results.demo("demo_calculator_loop")
         cls.train = [p for p in tl.multiplication_problems(0, 300) if p != (32, 34)]
         cls.lm = tl.NGramLM(order=5).fit([[str(a), "times", str(b), "is", str(a * b)] for a, b in cls.train])
 
@@ -252,7 +252,7 @@ class ToolformerFigures(unittest.TestCase):
     def setUpClass(cls):
         cls.base = lab_results.toolformer_pipeline(cls.SEED)  # shared with the other files: read-only
         cls.punct = lab_results.toolformer_pipeline(cls.SEED, content_only=False)
-        cls.worked = tl.demo_worked_numbers()
+        cls.worked = lab_results.demo("demo_worked_numbers")
         cls.candidates_demo = lab_results.demo_candidates(cls.SEED, cls.TAU)
         cls.sweep = lab_results.demo_threshold_sweep(cls.SEED)
         cls.retrain = lab_results.demo_retrain(cls.SEED, cls.TAU)
@@ -513,7 +513,7 @@ class ToolformerFigures(unittest.TestCase):
     # --- demo 4: ToolkenGPT ---
 
     def test_demo4_figures(self):
-        self.check_toolken(tl.demo_toolken())
+        self.check_toolken(lab_results.demo("demo_toolken"))
 
     def check_toolken(self, text: str):
         problems = tl._WORD_PROBLEMS
