@@ -924,8 +924,9 @@ def _deferred_model(request: Request, registry: ToolRegistry, caller: ToyCaller,
     return reply
 
 
-def scale_figures(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 200) -> str:
-    """Time BM25 indexing and top-10 queries (pruned vs full scan) at growing catalog sizes."""
+def scale_figures(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 50) -> str:
+    """Time BM25 indexing and top-10 queries (pruned vs full scan) at growing catalog sizes, over the first `queries`
+    requests of the catalog (scripts/benchmark.py takes 200 for steadier figures)."""
     requests = catalog_requests(orrin_catalog())
     texts = [tokenize(r.text) for r in requests[:queries]]
     rows = []

@@ -1705,18 +1705,20 @@ def _too_deep(value: JSON, text: str, start: int, end: int) -> bool:
     deep" (64 is still a call); NeverRaises.test_every_nesting_depth.
     """
     brackets = text.count("{", start, end) + text.count("[", start, end)  # a cheap bound on the depth
-    return brackets > MAX_JSON_DEPTH and _depth(value) > MAX_JSON_DEPTH
+    return brackets > MAX_JSON_DEPTH and _deeper_than(value, MAX_JSON_DEPTH)
 
 
-def _depth(value: JSON) -> int:
-    """Return how deeply arrays and objects nest in a value, without recursion. Example: {"a": [1]} -> 2"""
-    deepest, stack = 0, [(value, 1)] if isinstance(value, (dict, list)) else []
+def _deeper_than(value: JSON, limit: int) -> bool:
+    """Say whether arrays and objects nest more than `limit` levels deep in a value, without recursion; depth first,
+    so a deep value is known after `limit` steps. Example: _deeper_than({"a": [1]}, 1) -> True ({"a": [1]} is 2 deep)"""
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
     while stack:
         node, level = stack.pop()
-        deepest = max(deepest, level)
+        if level > limit:
+            return True
         children = node.values() if isinstance(node, dict) else node
         stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
-    return deepest
+    return False
 
 
 def _refusal(exc: Exception) -> str:

@@ -7,7 +7,7 @@ Demo 3: BM25 retrieval then pick, k = 1, 3, 5, 10: recall on original vs paraphr
 Demo 4: Gorilla's AST check on calls for "What's the current status of transformer TR-204?",
         and the torch.hub sub-tree match.
 Demo 5: deferred loading through tool_core's loop: a search_tools meta-tool instead of 150 schemas.
---scale: BM25 indexing time and top-10 latency at 150 / 1,600 / 16,000 tools (about 2 s more).
+--scale: BM25 indexing time and top-10 latency at 150 / 1,600 / 16,000 tools (about 0.4 s more).
 
 The picker is simulated (ToyCaller) with explicit knobs, printed with its figures; --seed draws
 the requests' ids and the picker's choices of demos 2, 3 and 5 (default 0; demo 1's examples are

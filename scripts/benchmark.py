@@ -570,7 +570,7 @@ def main() -> None:
                                  [http_load(50, 200), http_load(32, 100)]))
     import tool_catalog
     print("\nBM25 tool retrieval at scale:\n")
-    print(tool_catalog.scale_figures())
+    print(tool_catalog.scale_figures(queries=200))
     print("\n" + bfcl_throughput())
     print(bfcl_file_throughput())
     print("\n" + parallel_speedup())

@@ -11,6 +11,7 @@ answered in process.
 import re
 import shlex
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -55,8 +56,11 @@ for _command in commands()[2:]:  # queued now, while the other test files are im
     if "--help" not in shlex.split(_command):
         script_runs.queue_command(*shlex.split(_command)[1:])
 script_runs.prefetch("01_why_tools.py", "02_toolformer.py", "05_many_tools.py")  # HandoutDifferences reads them
-for _snippet in blocks("python"):
-    script_runs.queue_command("-c", _snippet, env=SNIPPET_ENV)
+_SNIPPETS = tempfile.TemporaryDirectory(prefix="readme-snippets-")
+for _n, _snippet in enumerate(blocks("python")):  # one interpreter runs them all, each in a namespace of its own
+    Path(_SNIPPETS.name, f"snippet_{_n}.py").write_text(_snippet, encoding="utf-8")
+script_runs.queue_batch("README snippets", [(f"snippet {n}", str(Path(_SNIPPETS.name, f"snippet_{n}.py")), ())
+                                            for n in range(len(blocks("python")))], ROOT, SNIPPET_ENV)
 
 
 class ReadmeCommands(unittest.TestCase):
@@ -129,7 +133,7 @@ class ReadmeSnippets(unittest.TestCase):
         self.assertGreaterEqual(len(snippets), 5)
         for n, code in enumerate(snippets):
             with self.subTest(snippet=n, first_line=code.splitlines()[0]):
-                result = script_runs.command("-c", code, env=SNIPPET_ENV)
+                result = script_runs.batch_result("README snippets", f"snippet {n}")
                 self.assertEqual(result.returncode, 0, result.stderr[-1500:])
 
     def test_no_run_blocks_are_few_and_say_why(self):
