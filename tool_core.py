@@ -1521,7 +1521,7 @@ def _block_end(text: str, frm: int, region_end: int) -> int:
 #
 # The core above is the idea; the guards below keep it right on what models and fuzzers write.
 # The core calls each by name; its docstring says what goes wrong without it and names the rows of
-# tests/test_parser.py (the edge-case part of TABLE, or a class) that show it. Together they keep:
+# tests/test_tool_core_parser.py (the edge-case part of TABLE, or a class) that show it. Together they keep:
 #   - a call's item ends inside its region, unless one of its strings quotes the tag that ends the
 #     region ({"s": "<tool_call>"}): then the item covers that tag and the scan goes on past it (E1-E3);
 #   - a broken call never hides a good one: a <tool_call> inside its span that opens a complete,

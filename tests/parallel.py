@@ -13,8 +13,8 @@ traceback text, stopTest. So the counts, the failures and their tracebacks, -v a
 not reach the child. A test that the child never reports (it crashed or hung past TIMEOUT) is reported as an error
 that says so: no test is lost.
 
-Only modules that start no script runs of tests/script_runs.py opt in: a run started in the child would not be
-shared with the tests here. TESTS_ONE_PROCESS=1 in the environment (e.g. to debug with pdb), a platform without
+Script runs of tests/script_runs.py are shared between the two processes (a run is claimed in a folder both see), but
+in-memory caches such as tests/lab_results.py are not: modules that share one stay in the same process. TESTS_ONE_PROCESS=1 in the environment (e.g. to debug with pdb), a platform without
 pass_fds, or a test process that is itself the child keeps every test in this process.
 """
 import json
@@ -81,7 +81,7 @@ class _Child:
                 if "batch done" in record:
                     self.done += 1
                 else:
-                    self.records.append(record)
+                    self.records.append(record | {"batch": self.done})
 
     def send(self, ids: list[str]) -> None:
         self.batches.append(ids)
@@ -100,10 +100,15 @@ class _Child:
         for record in self.records:
             _replay(record, result)
         reported = {r["id"] for r in self.records if r["started"]}
-        unfinished = [i for batch in self.batches[self.done:] for i in batch]  # a test a fixture failure skipped
-        for missing in (i for i in unfinished if i not in reported):  # in a finished batch is not run here either
-            _replay({"id": missing, "str": missing, "short": None, "started": True, "subtests": [], "outcome": "error",
-                     "text": f"the second test process ended (exit code {code}) without reporting this test"}, result)
+        fixture_failed = {r["batch"] for r in self.records if not r["started"]}  # a test such a failure skipped is
+        for n, batch in enumerate(self.batches):  # not run in one process either: not reported, not counted
+            if n < self.done and n in fixture_failed:
+                continue
+            for missing in (i for i in batch if i not in reported):
+                _replay({"id": missing, "str": missing, "short": None, "started": True, "subtests": [],
+                         "outcome": "error", "text": f"the second test process ended (exit code {code}) without "
+                                                     "reporting this test" if n >= self.done else
+                         "the second test process finished this module without reporting this test"}, result)
 
 
 _child: _Child | None = None

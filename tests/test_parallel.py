@@ -1,9 +1,10 @@
 """tests/parallel.py, the second test process: a suite run in two processes reports what it reports in one, and a
 test the second process never reports is an error, not lost.
 
-A small suite is written to a temporary folder (one module in the second process, one here) and run with
-`python3 -m unittest discover` twice: as it is, and with TESTS_ONE_PROCESS=1.
+A small suite is written to a temporary folder and run with `python3 -m unittest discover`; the same modules, but for
+the one that ends the second process, are run again by unittest in this process, with no second process.
 """
+import io
 import os
 import subprocess
 import sys
@@ -11,10 +12,9 @@ import tempfile
 import textwrap
 import unittest
 from pathlib import Path
+from unittest import mock
 
-TESTS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TESTS))
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
+TESTS = Path(__file__).resolve().parent  # this file stays in the first process: a broken parallel.py cannot hide it
 
 SECOND = f"""\
 import sys, unittest
@@ -86,33 +86,53 @@ def run_suite(modules: dict[str, str], **env: str) -> subprocess.CompletedProces
                               capture_output=True, encoding="utf-8", timeout=60)
 
 
+def run_here(modules: dict[str, str]) -> str:
+    """The same modules run by unittest in this process, with no second process: what -v prints."""
+    with tempfile.TemporaryDirectory() as folder, mock.patch.dict(os.environ, {"TESTS_ONE_PROCESS": "1"}):
+        for name, body in modules.items():
+            Path(folder, name).write_text(textwrap.dedent(body), encoding="utf-8")
+        sys.path.insert(0, folder)
+        try:
+            suite = unittest.defaultTestLoader.discover(folder, top_level_dir=folder)
+            stream = io.StringIO()
+            unittest.TextTestRunner(stream=stream, verbosity=2).run(suite)
+        finally:
+            sys.path.remove(folder)
+            for name in modules:
+                sys.modules.pop(name.removesuffix(".py"), None)
+        return stream.getvalue()
+
+
 def verdicts(stderr: str) -> list[str]:
     """The failure headers and the summary lines, in order: 'FAIL: test_fails (test_second.Outcomes...)', ..."""
-    return [line for line in stderr.splitlines()
-            if line.startswith(("FAIL:", "ERROR:", "Ran ", "FAILED", "OK")) or " ... " in line]
+    return [line for line in stderr.splitlines() if line.startswith(("FAIL:", "ERROR:", "Ran ", "FAILED", "OK"))]
 
 
 class SecondProcess(unittest.TestCase):
+    """One suite run two ways: test_second.py and test_xcrash.py in the second process, test_zhere.py here; and the
+    first and last of them in this process alone. test_xcrash's first test ends the second process."""
+
     @classmethod
     def setUpClass(cls):
-        modules = {"test_second.py": SECOND, "test_zhere.py": HERE}
-        cls.two, cls.one = run_suite(modules), run_suite(modules, TESTS_ONE_PROCESS="1")
+        cls.two = run_suite({"test_second.py": SECOND, "test_xcrash.py": CRASH, "test_zhere.py": HERE})
+        cls.one = run_here({"test_second.py": SECOND, "test_zhere.py": HERE})
 
     def test_it_reports_what_one_process_reports(self):
-        summary = lambda run: [l for l in verdicts(run.stderr) if l.startswith(("Ran ", "FAILED"))]  # noqa: E731
-        self.assertEqual(summary(self.two)[0].split(" in ")[0], "Ran 7 tests")  # the one under the broken set-up is not run, as in one process
-        self.assertEqual(summary(self.two)[1], "FAILED (failures=2, errors=2, skipped=1, expected failures=1)")
-        self.assertEqual([s.split(" in ")[0] for s in summary(self.two)], [s.split(" in ")[0] for s in summary(self.one)])
-        headers = lambda run: sorted(l for l in verdicts(run.stderr) if l.startswith(("FAIL:", "ERROR:")))  # noqa: E731
-        self.assertEqual(headers(self.two), headers(self.one))
+        summary = lambda text: [l.split(" in ")[0] for l in verdicts(text) if l.startswith(("Ran ", "FAILED"))]  # noqa
+        self.assertEqual(summary(self.one), ["Ran 7 tests",  # the one under the broken set-up is not run
+                                             "FAILED (failures=2, errors=2, skipped=1, expected failures=1)"])
+        self.assertEqual(summary(self.two.stderr), ["Ran 9 tests",  # and test_xcrash's two, as errors
+                                             "FAILED (failures=2, errors=4, skipped=1, expected failures=1)"])
+        headers = lambda text: sorted(l for l in verdicts(text) if l.startswith(("FAIL:", "ERROR:")))  # noqa: E731
+        self.assertEqual([h for h in headers(self.two.stderr) if "xcrash" not in h], headers(self.one))
         self.assertEqual(self.two.returncode, 1)
 
     def test_the_second_process_ran_them(self):
         # its tests are handed over once this process's own are done: they are listed after test_here
-        lines = [l for l in self.two.stderr.splitlines() if " ... " in l]
+        lines = [line for line in self.two.stderr.splitlines() if " ... " in line]
         self.assertIn("test_here", lines[0])
         self.assertIn("InTheSecondProcess: Traceback", self.two.stderr)
-        self.assertNotIn("InTheSecondProcess", self.one.stderr)
+        self.assertNotIn("InTheSecondProcess", self.one)
 
     def test_failures_keep_the_child_traceback(self):
         for needle in ("AssertionError: 1 != 2", "KeyError: 'boom'", "RuntimeError: class set-up broke",
@@ -121,13 +141,11 @@ class SecondProcess(unittest.TestCase):
                 self.assertIn(needle, self.two.stderr)
 
     def test_a_second_process_that_dies_loses_no_test(self):
-        run = run_suite({"test_crash.py": CRASH, "test_zhere.py": HERE})
-        self.assertIn("Ran 3 tests", run.stderr)
         for test in ("test_a_exits", "test_b_after"):
             with self.subTest(test=test):
-                self.assertIn(f"ERROR: test_crash.Crash.{test}", run.stderr)
-        self.assertIn("the second test process ended (exit code 7) without reporting this test", run.stderr)
-        self.assertEqual(run.returncode, 1)
+                self.assertIn(f"ERROR: test_xcrash.Crash.{test}\n", self.two.stderr)
+        self.assertEqual(self.two.stderr.count(
+            "the second test process ended (exit code 7) without reporting this test"), 2)
 
 
 if __name__ == "__main__":

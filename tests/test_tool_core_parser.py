@@ -6,7 +6,7 @@ of a named kind (truncated, invalid_json, not_an_object, bad_name, bad_arguments
 the prose outside the calls is kept; and the naive regex parser silently loses what the robust one reports.
 Expected values are written by hand from the protocol's rules, never taken from running the code.
 The property tests are seeded (random.Random with fixed seeds), so every run checks the same inputs.
-What they leave out: the agent loop that feeds ParseErrors back to the model (tests/test_loop.py covers it).
+What they leave out: the agent loop that feeds ParseErrors back to the model (tests/test_tool_core_loop.py covers it).
 """
 import json
 import random

@@ -4,7 +4,7 @@ Expected values come from the specification
 (https://json-schema.org/draft/2020-12/json-schema-validation and -core), worked out by hand,
 never from running the code. Each keyword gets a table of (schema, value, expected_valid) rows;
 MESSAGES checks that an error names the path, what was expected and what was given.
-Run: python3 -m unittest tests.test_validate -v
+Run: python3 -m unittest tests.test_tool_core_validate -v
 """
 import copy
 import json

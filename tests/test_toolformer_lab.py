@@ -6,7 +6,7 @@ hand computation written out in comments; figures that depend on the corpus and 
 (an inequality, an ordering) rather than by value. needs_call is checked against every use of it (gold labels, the
 calls chosen at tau 0.5, the test's call sites, demo 3's wrong-call rows); best_calls, sweep_rows, the sweep's two
 explanations, the retraining summary and the ToolkenGPT head on lists small enough to count by hand. The scripts'
-stdout is the demos' output (whose every figure tests/test_toolformer_demos.py recomputes) and carries the figures
+stdout is the demos' output (whose every figure tests/test_toolformer_lab_demos.py recomputes) and carries the figures
 that can be counted by hand.
 """
 import math
@@ -947,7 +947,7 @@ class Scripts(unittest.TestCase):
     # --- the figures in the scripts' output ---
 
     def test_stdout_is_exactly_what_the_demos_return(self):
-        # the figures of every demo are pinned in tests/test_toolformer_demos.py; this ties them to the scripts
+        # the figures of every demo are pinned in tests/test_toolformer_lab_demos.py; this ties them to the scripts
         for name, seed in self.RUNS.items():
             expected = {"01": [lab_results.demo_cant_compute(seed), lab_results.demo("demo_cant_see"),
                                lab_results.demo("demo_calculator_loop")],

@@ -8,7 +8,7 @@ the figure with one of:
     min(L(eps), L(c, eps)) - L(c, r); the best call per text; the retrained trigram and where it opens a call; the
     ToolkenGPT head's counts.
 Nothing here takes an expected value from the function that prints it. The scripts print exactly these demo strings
-(tests/test_toolformer.py checks that), so the figures are pinned in the scripts' output too.
+(tests/test_toolformer_lab.py checks that), so the figures are pinned in the scripts' output too.
 """
 import json
 import math
