@@ -56,11 +56,12 @@ import ast
 import json
 import math
 import re
+import textwrap
 import time
 from dataclasses import dataclass, field
 
 import tool_core
-from tool_core import JSON, ParseError, ToolCall, ToolRegistry, format_table
+from tool_core import JSON, HandoutFigure, ParseError, ToolCall, ToolRegistry, format_table
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. Nine questions in BFCL's format ---
@@ -1049,6 +1050,35 @@ def _cell(v: Verdict) -> str:
     return "pass" if v.valid else "FAIL " + v.error_type.split(":")[-1]
 
 
+ERROR_WORDS = {  # BFCL's error_type (checker:kind) in words; exec:* are this lab's execution grader's
+    "value_error:others": "a parameter's value (a number, a list, ...) is none of the listed acceptable values",
+    "value_error:string": "a string matches none of the listed spellings, compared as standardize() writes them "
+                          "(lower case; spaces and , . / - _ * ^ removed)",
+    "type_error:simple": "a parameter has the wrong JSON type (a float where an integer is expected)",
+    "simple_function_checker:wrong_func_name": "the call is to another function than the expected one",
+    "simple_function_checker:missing_required": "a required parameter is missing",
+    "simple_function_checker:unexpected_param": "the call has a parameter the function does not define",
+    "parallel_function_checker_no_order:wrong_count": "the number of calls differs from the number expected",
+    "parallel_function_checker_no_order:cannot_find_match": "an expected call matched none of the calls made",
+    "ast_decoder:decoder_failed": "the output could not be decoded into calls at all",
+    "irrelevance_error:decoder_success": "no function fits the question, yet the output decoded into a call: "
+                                         "on an irrelevance question, decoding is the failure",
+    "exec:called": "execution: a call was made where no function fits",
+    "exec:decoder_failed": "execution: nothing to run, the output did not decode",
+    "exec:wrong_result": "execution: the call ran, but its result is not the expected one",
+    "exec:wrong_count": "execution: a different number of results than expected",
+}
+
+
+def _legend(verdicts: list[Verdict]) -> str:
+    """Say in words what each FAIL label of the table stands for, in order of first appearance."""
+    types = list(dict.fromkeys(v.error_type for v in verdicts if not v.valid))
+    lines = [textwrap.fill(f"{t}: {ERROR_WORDS.get(t, 'see bfcl_lab section 2')}", 116,
+                           initial_indent=f"  {t.split(':')[-1]:<16} ", subsequent_indent=" " * 19) for t in types]
+    return "\n".join(["What the FAIL labels mean (the part after the colon of the error_type):", *lines])
+
+
+@tool_core.preformatted
 def demo_bfcl() -> str:
     """Grade two hand-written models on nine questions with the AST and the execution grader, side by side."""
     graded = {"A": grade_model(MODEL_A), "B": grade_model(MODEL_B)}
@@ -1068,6 +1098,8 @@ def demo_bfcl() -> str:
         format_table(["question", "asks", "A: AST", "A: exec", "B: AST", "B: exec", "why the graders disagree"], rows,
                      [20, 30, 16, 16, 16, 16, 52]),
         "",
+        _legend([v for gs in graded.values() for g in gs for v in (g.ast, g.exec)]),
+        "",
         f"Model A: AST {totals['A'][0]}/9, execution {totals['A'][1]}/9.   Model B: AST {totals['B'][0]}/9, "
         f"execution {totals['B'][1]}/9.",
         "AST is only as lenient as the acceptable values listed; execution is fooled by coincidence, and running the",
@@ -1080,6 +1112,17 @@ def demo_bfcl() -> str:
 
 GREEDY_CASE = ([{"add": {"a": [2, 4], "b": [3, 5]}}, {"add": {"a": [2], "b": [3]}}],
                [{"add": {"a": 2, "b": 3}}, {"add": {"a": 4, "b": 5}}])
+
+
+# Handout 001, figure by figure: what `scripts/06_evaluation.py --vs-handout` prints for demo 1 (service_env's
+# HANDOUT_06 has demos 2 to 4), and README's table
+HANDOUT_06: list[HandoutFigure] = [
+    HandoutFigure(1, "§7.1", "BFCL questions", "9", r"Model A: AST \d+/(\d+)"),
+    HandoutFigure(1, "§7.1", "model A, AST", "7/9", r"Model A: AST (\d+/\d+)"),
+    HandoutFigure(1, "§7.1", "model A, execution", "8/9", r"Model A: AST \d+/\d+, execution (\d+/\d+)"),
+    HandoutFigure(1, "§7.1", "model B, AST", "3/9", r"Model B: AST (\d+/\d+)"),
+    HandoutFigure(1, "§7.1", "model B, execution", "5/9", r"Model B: AST \d+/\d+, execution (\d+/\d+)"),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1672,6 +1715,7 @@ def ask_model(backend, dialect=None, tool_choice: str | dict | None = None,
     return answers, notes
 
 
+@tool_core.preformatted
 def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, parallel: bool | None = None) -> str:
     """Grade a model's answers to the nine questions with both graders, in demo 1's table layout."""
     answers, notes = ask_model(backend, dialect, tool_choice, parallel)
@@ -1681,12 +1725,29 @@ def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, para
     mode = "native tool calling" if dialect is not None else "the text protocol"
     refused = sum(note.startswith("refused") for note in notes.values())
     return "\n".join([
-        f"Model: {backend.model}, through {mode}.",
+        f"Model: {backend.model}, through {mode}. No SDK to install: a real API is called with plain HTTP (urllib).",
         format_table(["question", "AST", "exec", "what came back"], rows),
         f"AST {sum(g.ast.valid for g in graded)}/9, execution {sum(g.exec.valid for g in graded)}/9. A reply cut at "
         "max_tokens is graded as the truncated call it holds, never as 'no call'."]
         + ([f"{refused} repl{'y was a refusal' if refused == 1 else 'ies were refusals'}: graded as no call, as BFCL "
             "would (a pass only where no tool fits), but no evidence that the model can call tools."] if refused else []))
+
+
+# Handout 001, figure by figure: what `scripts/07_real_llm.py --vs-handout` prints, and README's table
+HANDOUT_07: list[HandoutFigure] = [
+    HandoutFigure(0, "§9", "what to install", "pip install anthropic", r"(No SDK) to install: a real API",
+                  "the lab calls the Anthropic and OpenAI-compatible APIs over urllib, so nothing needs installing"),
+    HandoutFigure(0, "§9", "questions put to the model", "the nine of §7.1", r"AST \d+/(\d+), execution"),
+    HandoutFigure(0, "§9", "how the tools are offered",
+                  "the text protocol of §5.5 (not native function calling)", r"through (the text protocol)\."),
+    HandoutFigure(0, "§9", "the question to watch for two calls at once (the handout: C4)",
+                  "C4", r"(?m)^(parallel_\d)\s",
+                  "the lab names BFCL's questions by category and index (simple_0 ... irrelevance_1); parallel_0 is "
+                  "the sixth, so not even the position is 4"),
+    HandoutFigure(0, "§9", "the questions to watch for holding back (the handout: C6 and C9)",
+                  "C6, C9", r"(?m)^(irrelevance_0)\s",
+                  "the same naming; irrelevance_0 and irrelevance_1 are the eighth and ninth questions"),
+]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,13 +9,14 @@ failure modes in three units), each chapter with the demo of scripts/06_evaluati
      written five-rule policy; eight tasks, each with the user's goal, what the user reveals
      only when asked, and the expected final state.
   3. The simulated user and the toy agent                     demos 2-4
-     A scripted user, and a toy agent that does the right thing unless one of six seeded
+     A scripted user, and a toy agent that does the right thing unless one of seven seeded
      failure knobs fires; each agent turn is tool_core's loop (run_agent continuing the
      conversation's Transcript), so the harness is the one the lecture built.
   4. Trials, scoring, pass@k and pass^k, failure modes        demos 2 (pass^k), 3 (failure modes), 4 (halved)
      Scoring by final database state (and a required reply where the right answer is to
      refuse), next to the naive score (the agent said it was done); pass@k and pass^k,
-     exact; the failure modes read off each trajectory, never off the knob that caused them.
+     exact; the failure modes read off each trajectory, never off the knob that caused them,
+     and non-determinism read off each task's trials (it is no property of one trajectory).
   5. The demos behind scripts/06_evaluation.py (demos 2-4; demo 1 is bfcl_lab's).
 
 Reference: Yao et al. (2024), "tau-bench: A Benchmark for Tool-Agent-User Interaction in
@@ -38,7 +39,7 @@ from fractions import Fraction
 from math import comb
 
 import tool_core
-from tool_core import JSON, Tool, ToolRegistry, format_table
+from tool_core import JSON, HandoutFigure, Tool, ToolRegistry, format_table
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. The environment: database, tools, policy ---
@@ -343,7 +344,7 @@ class SimulatedUser:
 
 @dataclass
 class Knobs:
-    """The toy agent's six failure rates, each drawn once per trial with the trial's random.Random."""
+    """The toy agent's seven failure rates, each drawn at most once per trial with the trial's random.Random."""
 
     invent_id: float = 0.02  # skip the lookups and use an id it made up
     retry_failing: float = 0.03  # write the date as the user said it, then repeat the failing call unchanged
@@ -351,6 +352,7 @@ class Knobs:
     ignore_weekday: float = 0.35  # book the weekend the user asked for
     bad_credit: float = 0.40  # credit over the limit, or without a logged outage
     guess_date: float = 0.50  # pick a day for "next week" instead of asking
+    wrong_read: float = 0.10  # in a credit task, list the appointments where the account was needed, then read it
 
     def scaled(self, factor: float) -> "Knobs":
         """Return the knobs multiplied by factor (0.5: every failure half as likely)."""
@@ -365,13 +367,17 @@ class ToyAgent:
     """
 
     DONE = "Done! Your request has been completed."
+    LATE = ("wrong_read",)  # knobs drawn when the agent reaches the step they spoil (fires_now), not up front
 
     def __init__(self, task: Task, knobs: Knobs, rng: random.Random):
         for name, p in knobs.__dict__.items():
             if not 0 <= p <= 1:
                 raise ValueError(f"knob {name} must be from 0 to 1, got {p}")
         self.intent = task.intent
-        self.fires = {name: rng.random() < p for name, p in knobs.__dict__.items()}
+        self.rates = dict(knobs.__dict__)
+        # subtle: wrong_read is drawn late (fires_now), where a credit task reaches its account check, after every
+        # other draw of the trial; drawn here it would shift the made-up ids of invent_id and every figure with them
+        self.fires = {name: rng.random() < p for name, p in self.rates.items() if name not in self.LATE}
         self.rng = rng
         self.seen: dict = {}  # what the conversation has revealed
         self.last_call: str | None = None
@@ -390,6 +396,12 @@ class ToyAgent:
                 return self.DONE  # after the failed retries it claims success anyway
             self._listen(last["content"])
         return self._next()
+
+    def fires_now(self, name: str) -> bool:
+        """Say whether a LATE knob fires in this trial, drawing it the first time it is asked."""
+        if name not in self.fires:
+            self.fires[name] = self.rng.random() < self.rates[name]
+        return self.fires[name]
 
     def _call(self, name: str, arguments: dict) -> str:
         self.last_call = tool_core.call_text(name, arguments)
@@ -417,6 +429,10 @@ class ToyAgent:
         if "customer_id" not in seen:
             return self._call("find_customer", {"name": intent["name"]})
         if "account" not in seen:
+            if intent["action"] == "credit" and "appointments" not in seen and self.fires_now("wrong_read"):
+                # the wrong read tool: appointments cannot say whether an outage is logged; the next turn reads the
+                # account, so the trial can still succeed, one wasted call later
+                return self._call("list_appointments", {"customer_id": seen["customer_id"]})
             return self._call("get_account", {"customer_id": seen["customer_id"]})
         if intent["action"] == "credit":
             return self._credit()
@@ -504,6 +520,21 @@ class Trial:
     modes: list[str]
     reason: str = ""
 
+    def __repr__(self) -> str:
+        """Say the task, both grades, the failure modes and how long the conversation was."""
+        return (f"Trial({self.task.id} {self.task.title!r}: success={self.success}, said_done={self.said_done}, "
+                f"modes: {tool_core.name_list(self.modes, 60) if self.modes else 'none'}; "
+                f"{len(self.transcript.messages)} messages, {len(self.transcript.calls)} calls)")
+
+    def _repr_markdown_(self) -> str:
+        """Show both grades and the reason above the conversation, every character as written ($80 stays $80)."""
+        cell = tool_core.markdown_cell
+        head = (f"**{cell(self.task.id)}** {cell(self.task.title)}: **{'pass' if self.success else 'fail'}** "
+                f"(graded by the final state and any required reply); said 'Done': {self.said_done}; "
+                f"failure modes: {cell(', '.join(self.modes) or 'none')}")
+        why = [f"why it failed: {cell(self.reason)}"] if self.reason else []
+        return tool_core.markdown_block(head, *why, self.transcript._repr_markdown_())
+
 
 def run_trial(task: Task, knobs: Knobs, seed: int, trial: int) -> Trial:
     """Run one conversation of a task: user turn, agent turn (tool_core.run_agent), ... then grade the state."""
@@ -568,9 +599,10 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
     return Fraction(comb(c, k), comb(n, k))
 
 
-FAILURE_MODES = [  # (unit, mode, how it shows in a trajectory)
+FAILURE_MODES = [  # (unit, mode, how it shows: in one trajectory, or for "across trials" in a task's trials)
     ("single call", "malformed call", "a call the parser could not read"),
     ("single call", "unknown tool", "a call to a tool that does not exist"),
+    ("single call", "wrong tool selection", "a read tool that cannot answer the task (appointments for a credit)"),
     ("single call", "invented argument", "an id that no result or user message had shown"),
     ("multi-step", "repeated failing call", "the same failing call made again unchanged"),
     ("multi-step", "wrong action", "a change other than the one asked for (cancel instead of reschedule)"),
@@ -578,12 +610,22 @@ FAILURE_MODES = [  # (unit, mode, how it shows in a trajectory)
     ("conversation", "policy violation", "a weekend booking, a credit over $50 or without an outage, a cancel unconfirmed"),
     ("conversation", "guessed instead of asking", "an ambiguous date booked without a question to the user"),
     ("conversation", "false success claim", "'Done' said while the trial failed (wrong state, or no refusal)"),
+    ("across trials", "non-determinism", "counted per task: the same task and agent pass some trials and fail others"),
 ]
 _WRITES = {"reschedule": "reschedule_appointment", "cancel": "cancel_appointment", "credit": "issue_credit"}
+# The read tools that can answer each kind of task. get_account is every conversation's account check; appointments
+# say nothing about an outage or a credit, so list_appointments is the wrong read for a credit. (A wrong write tool
+# changes the state: that is "wrong action", a step of the chain, not a selection of one call.)
+_READS = {"reschedule": {"find_customer", "get_account", "list_appointments"},
+          "cancel": {"find_customer", "get_account", "list_appointments"},
+          "credit": {"find_customer", "get_account"}}
 
 
 def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[str]:
-    """Name the failure modes a trajectory shows (read off the calls, replies and final state only)."""
+    """Name the failure modes a trajectory shows (read off the calls, replies and final state only).
+
+    Every mode of FAILURE_MODES but non-determinism, which no single trajectory can show: see non_deterministic.
+    """
     modes = []
     calls = transcript.calls
     turns = _turns(transcript)
@@ -591,6 +633,8 @@ def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[
         modes.append("malformed call")
     if any(c.error_kind == "unknown_tool" for c in calls):
         modes.append("unknown tool")
+    if _wrong_read(task, calls):
+        modes.append("wrong tool selection")
     if _invented(turns):
         modes.append("invented argument")
     if any(a.name == b.name and a.arguments == b.arguments and not a.ok and not b.ok for a, b in zip(calls, calls[1:])):
@@ -616,6 +660,24 @@ def _turns(transcript: tool_core.Transcript) -> list[tuple[str, str, list]]:
     """Return (role, text, calls written in it) for each message after the system prompt, parsing each once."""
     return [(m["role"], m["content"], tool_core.parse_tool_calls(m["content"]).calls
              if m["role"] == "assistant" and tool_core.OPEN in m["content"] else []) for m in transcript.messages[1:]]
+
+
+_READ_TOOLS = frozenset(t.name for t in SERVICE_TOOLS if t.read_only)
+
+
+def _wrong_read(task: Task, calls: list[tool_core.CallRecord]) -> bool:
+    """Say whether the agent called a read tool that cannot answer this kind of task (whether or not the call worked)."""
+    return any(c.name in _READ_TOOLS and c.name not in _READS[task.intent["action"]] for c in calls)
+
+
+def non_deterministic(trials: list[Trial]) -> bool:
+    """Say whether one task's trials disagree: some succeeded and some failed, the same task and agent each time.
+
+    A property of a task over its trials, never of one trajectory (lecture 000: it "only shows up across repeated
+    trials"), which is why pass^k exists. Example: successes [True, False, True] -> True; [True, True] -> False
+    """
+    outcomes = {t.success for t in trials}
+    return len(outcomes) == 2
 
 
 _ID = re.compile(r"\b[A-Z]-\d+\b")
@@ -691,6 +753,7 @@ def mean_estimate(runs: dict[str, list[Trial]], k: int, estimator) -> float:
     return float(sum(values) / len(values))
 
 
+@tool_core.preformatted
 def demo_tau(seed: int = 0, trials: int = 8) -> str:
     """Eight tasks x eight trials: successes by final state vs by 'Done', and pass^k next to pass@k."""
     runs = _runs(seed, trials)
@@ -708,6 +771,10 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
     done_wrong = sum(t.said_done and any(c.ok and c.name == "issue_credit" for c in t.transcript.calls)
                      for t in refusal)
     return "\n".join([
+        f"The agent has {len(service_registry(ServiceDB()).names())} tools; its system prompt opens with the policy the "
+        f"grader holds it to, {len(POLICY.splitlines()) - 1} rules (each task tests one):",
+        *("  " + line for line in POLICY.splitlines()[1:]),
+        "",
         f"{len(TASKS)} tasks x {trials} trials; the toy agent's knobs: {_knob_text(Knobs())}.",
         format_table(["task", "what", "state-based", "said 'Done'", "pass^1", f"pass^{trials}", "pass@4"], rows),
         f"Success by final database state: {by_state}/{total} = {by_state / total:.1%}; by the agent saying 'Done': "
@@ -717,7 +784,19 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
         f"Mean over tasks: pass^1 = {mean_estimate(runs, 1, pass_hat_k):.2f}, pass^{trials} = "
         f"{mean_estimate(runs, trials, pass_hat_k):.2f}, pass@4 = {mean_estimate(runs, 4, pass_at_k):.2f}: "
         "capable at least once, not reliable every time.",
+        _estimator_text(),
         "", chart(runs)])
+
+
+def _estimator_text() -> str:
+    """The two estimators' definitions, with lecture 000's worked example computed."""
+    n, c, k = 8, 4, 4
+    return "\n".join([
+        f"From n trials with c successes: pass^k = C(c, k)/C(n, k), the chance that k of the n trials, drawn without",
+        "replacement, all succeed (tau-bench); pass@k = 1 - C(n-c, k)/C(n, k), the chance that at least one does.",
+        f"Lecture 000's worked example, c = {c} of n = {n}: pass^{k} = C({c}, {k})/C({n}, {k}) = {pass_hat_k(n, c, k)} = "
+        f"{float(pass_hat_k(n, c, k)):.3f}, while pass@{k} = 1 - C({n - c}, {k})/C({n}, {k}) = {pass_at_k(n, c, k)} = "
+        f"{float(pass_at_k(n, c, k)):.3f}."])
 
 
 def _knob_text(knobs: Knobs) -> str:
@@ -734,14 +813,16 @@ def chart(runs: dict[str, list[Trial]], width: int = 40) -> str:
     return "\n".join(lines)
 
 
+@tool_core.preformatted
 def demo_failure_modes(seed: int = 0, trials: int = 8) -> str:
     """Count the failure modes of the trials by unit, and print one failing trajectory in full."""
     runs = _runs(seed, trials)
     every = [t for ts in runs.values() for t in ts]
-    rows = [[unit, mode, sum(mode in t.modes for t in every), meaning] for unit, mode, meaning in FAILURE_MODES]
+    rows = [[unit, mode, _mode_count(mode, runs), meaning] for unit, mode, meaning in FAILURE_MODES]
     guessed = next((t for t in every if "guessed instead of asking" in t.modes and not t.success), None)
-    out = [f"{len(every)} trials; modes read off each trajectory (a trial may show several):",
-           format_table(["unit", "failure mode", "trials", "how it shows"], rows)]
+    out = [f"{len(every)} trials of {len(runs)} tasks; each mode read off each trajectory (a trial may show several), "
+           "non-determinism off each task's trials:",
+           format_table(["unit", "failure mode", "count", "how it shows"], rows)]
     if guessed:
         calls_ok = all(c.ok for c in guessed.transcript.calls)
         out += ["", f"A failing trial of {guessed.task.id} ({guessed.task.title}), every call "
@@ -753,6 +834,16 @@ def demo_failure_modes(seed: int = 0, trials: int = 8) -> str:
     return "\n".join(out)
 
 
+def _mode_count(mode: str, runs: dict[str, list[Trial]]) -> str:
+    """Count a mode where it belongs: trials that show it, or (non-determinism) tasks whose trials disagree."""
+    if mode == "non-determinism":
+        n = sum(non_deterministic(ts) for ts in runs.values())
+        return f"{n} of {len(runs)} tasks"
+    n = sum(mode in t.modes for ts in runs.values() for t in ts)
+    return f"{n} trial{'s' * (n != 1)}"
+
+
+@tool_core.preformatted
 def demo_halved(seed: int = 0, trials: int = DEMO4_TRIALS) -> str:
     """Halve every failure rate: pass^k moves, pass@k barely can; and how many trials a pass^8 estimate needs."""
     rows = []
@@ -761,8 +852,12 @@ def demo_halved(seed: int = 0, trials: int = DEMO4_TRIALS) -> str:
         rows.append([label, f"{mean_estimate(runs, 1, pass_at_k):.2f}", f"{mean_estimate(runs, 8, pass_hat_k):.2f}",
                      f"{mean_estimate(runs, 4, pass_at_k):.2f}"])
     spread = [[n, f"{_spread(0.9, n, 8):.2f}"] for n in (8, 16, 32, 64)]
+    before = mean_estimate(_runs(seed, 8), 1, pass_at_k)
     return "\n".join([
-        f"{len(TASKS)} tasks x {trials} trials each:",
+        f"{len(TASKS)} tasks x {trials} trials each: twice demo 2's 8, for steadier estimates. Demo 2's trials are the "
+        f"first 8 of these,",
+        f"so \"as before\" is demo 2's agent measured on {trials}: its pass@1 differs from demo 2's ({before:.2f}) by the "
+        f"{trials - 8} extra trials alone.",
         format_table(["agent", "pass@1", "pass^8", "pass@4"], rows),
         "pass@4 was already near 1, so it cannot show the improvement; pass^8 shows it.",
         "",
@@ -777,3 +872,106 @@ def _spread(p: float, n: int, k: int) -> float:
     values = [float(pass_hat_k(n, c, k)) for c in range(n + 1)]
     mean = sum(q * v for q, v in zip(probs, values))
     return sum(q * (v - mean) ** 2 for q, v in zip(probs, values)) ** 0.5
+
+
+# Handout 001, figure by figure: what `scripts/06_evaluation.py --vs-handout` prints for demos 2 to 4
+# (bfcl_lab's HANDOUT_06 has demo 1), and README's table
+HANDOUT_06: list[HandoutFigure] = [
+    HandoutFigure(2, "§7.3", "tools of the mini tau-bench", "5", r"The agent has (\d+) tools",
+                  "the lab's environment has six: find_customer, get_account, list_appointments, "
+                  "reschedule_appointment, cancel_appointment, issue_credit"),
+    HandoutFigure(2, "§7.3", "rules of the policy", "5", r"the policy the grader holds it to, (\d+) rules"),
+    HandoutFigure(2, "§7.3", "tasks x trials",
+                  "8 tasks, 8 trials each", r"(\d+ tasks x \d+ trials); the toy agent's knobs"),
+    HandoutFigure(2, "§7.3", "the toy agent's failure knobs", "six typical failures", r"the toy agent's knobs: (.+)\.$",
+                  "a seventh, wrong read, makes handout 000's 'wrong tool selection' (list_appointments where a credit "
+                  "needs get_account); it fires after every other draw, so no other figure moves"),
+    HandoutFigure(2, "§7.3", "T2 (cancel, confirmed), state-based", "8/8", r"(?m)^T2\s+cancel, confirmed\s+(\d+/\d+)"),
+    HandoutFigure(2, "§7.3", "T3 (outage credit), state-based", "8/8", r"(?m)^T3\s+outage credit\s+(\d+/\d+)",
+                  "the seed draws which knobs fire in each trial (bad credit 0.4 fired twice in T3 here)",
+                  closer="--seed 17: T1, T2, T3, T8 at 8/8 (four tasks, as the handout's pass^8 = 0.50 requires)"),
+    HandoutFigure(2, "§7.3", "T8 (which appointment), state-based", "8/8", r"(?m)^T8\s+which appointment\s+(\d+/\d+)"),
+    HandoutFigure(2, "§7.3", "success by final database state",
+                  "78.1%", r"Success by final database state: \d+/\d+ = ([\d.]+%)",
+                  "the seed draws the failures (53/64 here, 50/64 in the handout)",
+                  closer="--seed 17: 50/64 = 78.1%"),
+    HandoutFigure(2, "§7.3", "success by the agent saying 'Done'",
+                  "92.2%", r"by the agent saying 'Done': \d+/\d+ = ([\d.]+%)",
+                  "the seed (57/64 here, 59/64 in the handout)",
+                  closer="--seed 17: 60/64 = 93.8% (seeds 178, 225, 247, 253, 548, 619, 798 give 78.1% and 92.2% "
+                         "exactly, with pass^8 0.50, but T5 with 3 'Done's)"),
+    HandoutFigure(2, "§7.3", "T5 (credit to refuse): trials where the agent said 'Done'",
+                  "4, every one with a forbidden credit", r"of its (\d+) 'Done's",
+                  "the seed: bad credit (0.4) fired once in T5's 8 trials here; that one 'Done' also came with the "
+                  "credit",
+                  closer="--seed 17: 4 'Done's, 4 with a credit the policy forbids"),
+    HandoutFigure(2, "§7.3", "mean pass^1", "0.78", r"Mean over tasks: pass\^1 = ([\d.]+)",
+                  "the seed (the same successes as the state-based rate)",
+                  closer="--seed 17: 0.78"),
+    HandoutFigure(2, "§7.3", "mean pass^8", "0.50", r"pass\^8 = ([\d.]+), pass@4",
+                  "the seed: with 8 trials a task's pass^8 is 1 or 0, so the mean is the share of tasks at 8/8 (3 of"
+                  " 8 here); the handout's 0.50 needs four tasks at 8/8, though it names three",
+                  closer="--seed 17: 0.50"),
+    HandoutFigure(2, "§7.3", "mean pass@4", "almost 1", r"pass@4 = ([\d.]+): capable"),
+    HandoutFigure(3, "§8", "trials classified", "64", r"(\d+) trials(?: of \d+ tasks)?; (?:each mode|modes) read off"),
+    HandoutFigure(3, "§8", "skipped the lookup and invented an id",
+                  "3", r"(?m)^single call\s+invented argument\s+(\d+)",
+                  "the seed (invent id fires with 0.02 per trial)",
+                  closer="--seed 181: 3 (with 1 repeated call, 0 wrong actions)"),
+    HandoutFigure(3, "§8", "repeated a failing call unchanged",
+                  "1", r"(?m)^multi-step\s+repeated failing call\s+(\d+)",
+                  "the seed (retry failing 0.03)",
+                  closer="--seed 362 or 544: 1 (with 1 wrong action)"),
+    HandoutFigure(3, "§8", "cancelled instead of rescheduling", "1", r"(?m)^multi-step\s+wrong action\s+(\d+)",
+                  "the seed (cancel instead 0.03); the lab names the mode 'wrong action'",
+                  closer="--seed 362 or 544: 1"),
+    HandoutFigure(3, "§8", "policy violations: weekend bookings + bad credits (+ unconfirmed cancels)",
+                  "3 weekday + 6 credit = 9", r"(?m)^conversation\s+policy violation\s+(\d+)",
+                  "the seed, and a design choice: the lab reads one 'policy violation' mode off the trajectory, "
+                  "covering weekend bookings, bad credits and unconfirmed cancels (here 2 weekend bookings and 3 bad"
+                  " credits, counted in a scratch script)",
+                  closer="--seed 17: 9; --seed 362: 3 weekend bookings and 6 bad credits, the handout's split"),
+    HandoutFigure(3, "§8", "guessed an ambiguous date instead of asking",
+                  "4", r"(?m)^conversation\s+guessed instead of asking\s+(\d+)"),
+    HandoutFigure(3, "§8", "T7 trajectory: the user's turn",
+                  "Gil Varga. Move my appointment to sometime next week.", r"\[user \] (Gil Varga\. .+)"),
+    HandoutFigure(3, "§8", "T7 trajectory: find_customer's result",
+                  "C-107", r'"customer_id": "(C-\d+)"\}</tool_result>'),
+    HandoutFigure(3, "§8", "T7 trajectory: get_account's outage_logged", "True", r'"outage_logged": (\w+)'),
+    HandoutFigure(3, "§8", "T7 trajectory: list_appointments' result",
+                  "['A-1007']", r'\[\{"appointment_id": "(A-\d+)"'),
+    HandoutFigure(3, "§8", "T7 trajectory: the date the agent picked", "2026-10-19", r'"new_date": "([\d-]+)"'),
+    HandoutFigure(3, "§8", "T7 trajectory: the agent's last words",
+                  "Done! Your request has been completed.", r"\[model\] (Done! .+)"),
+    HandoutFigure(3, "§8", "T7 expected date (what the user gives when asked)",
+                  "2026-10-28", r"where \{'date': '([\d-]+)'\} was expected"),
+    HandoutFigure(3, "§8", "T7: every call valid", "every call valid", r"every call (valid and successful):"),
+    HandoutFigure(4, "§7.3", "trials per task when the rates are halved", "16", r"\d+ tasks x (\d+) trials each"),
+    HandoutFigure(4, "§7.3", "pass@1 as before (16 trials)", "0.79", r"(?m)^as before\s+([\d.]+)",
+                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+                  closer="--seed 17: 0.80; --seed 36 or 241: 0.79"),
+    HandoutFigure(4, "§7.3", "pass@1 with every rate halved", "0.92", r"(?m)^every rate halved\s+([\d.]+)",
+                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+                  closer="--seed 17: 0.91; --seed 36: 0.90 (no seed in 0-299 gives 0.79 -> 0.92 together with 0.47 "
+                         "-> 0.55; seed 36 comes closest: 0.79 -> 0.90, 0.45 -> 0.57)"),
+    HandoutFigure(4, "§7.3", "pass^8 as before (16 trials)", "0.47", r"(?m)^as before\s+[\d.]+\s+([\d.]+)",
+                  "the seed; 16 trials give a task pass^8 = C(c, 8)/C(16, 8), which a single trial moves a lot",
+                  closer="--seed 17: 0.45; --seed 36: 0.45"),
+    HandoutFigure(4, "§7.3", "pass^8 with every rate halved", "0.55", r"(?m)^every rate halved\s+[\d.]+\s+([\d.]+)",
+                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+                  closer="--seed 149: 0.54 (0.44 before); --seed 36: 0.57"),
+    HandoutFigure(4, "§7.3", "pass@4 as before (the handout: already near 1)",
+                  "near 1", r"(?m)^as before\s+[\d.]+\s+[\d.]+\s+([\d.]+)"),
+    HandoutFigure(4, "§7.3", "pass^8 of a task that succeeds 90% of the time",
+                  "0.9^8 ≈ 43%", r"pass\^8 = 0\.9\^8 = (\d\.\d+)"),
+    HandoutFigure(4, "§7.3", "pass^8 from 8 trials after one failure",
+                  "0", r"(with n = 8 a single failure makes it 0)"),
+    HandoutFigure(2, "§11", "success by state (the pitfall list repeats it)",
+                  "78.1%", r"Success by final database state: \d+/\d+ = ([\d.]+%)",
+                  "the seed, as in §7.3",
+                  closer="--seed 17: 78.1%"),
+    HandoutFigure(2, "§11", "success by the agent's message (the pitfall list repeats it)",
+                  "92.2%", r"by the agent saying 'Done': \d+/\d+ = ([\d.]+%)",
+                  "the seed, as in §7.3",
+                  closer="--seed 17: 93.8%; seeds 178, 225, 247, 253, 548, 619, 798: 92.2%"),
+]

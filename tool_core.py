@@ -5,7 +5,8 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
   1. Tool and ToolResult                                       demo 1
      A tool is a name, a description, a JSON Schema for its parameters and a Python callable;
      a result is ok or one of three error kinds, with a message written for the model.
-  2. Helpers every lab module uses: count_tokens, calculate, format_table, dotted_name.
+  2. Helpers every lab module uses: count_tokens, calculate, format_table, dotted_name;
+     2a: what a notebook shows (Markdown and <pre> that HTML, Markdown and MathJax leave as written).
   3. validate(schema, value)                                   demo 1
      JSON Schema draft 2020-12 for the keywords the vendors' function calling accepts
      (https://json-schema.org/draft/2020-12/json-schema-validation), returning every error
@@ -23,7 +24,8 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
   7. The loop                                                  demo 3
      ScriptedLM and run_agent (model -> parse -> validate -> execute, read-only calls of one
      turn in parallel -> results appended -> model), with tool_choice.
-  8. Orrin Grid, the demo tools, and 9. the demos behind scripts/03_harness.py.
+  8. Orrin Grid, the demo tools, and 9. the demos behind scripts/03_harness.py: print_demos (every
+     script's layout, and --vs-handout's crosswalk with handout 001: HandoutFigure), then the demos.
 
 What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
 the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs,
@@ -40,7 +42,9 @@ import inspect
 import json
 import math
 import operator
+import os
 import re
+import sys
 import textwrap
 import threading
 import time
@@ -78,11 +82,19 @@ class Tool:
         """Return what the model sees of this tool: name, description and JSON Schema."""
         return {"name": self.name, "description": self.description, "parameters": self.parameters}
 
+    def __repr__(self) -> str:
+        """Show the tool in one line, without the function ('?' marks an optional parameter).
+
+        Example: Tool(create_ticket(substation_id, summary, priority?), has side effects)
+        """
+        kind = "read-only" if self.read_only else "has side effects"
+        return f"Tool({self.name}({parameter_list(self.parameters)}), {kind})"
+
     def _repr_markdown_(self) -> str:
         """Show the tool in a notebook as the model sees it: name, description, schema."""
-        schema = html.escape(json.dumps(self.parameters, indent=2, ensure_ascii=False), quote=False)
+        schema = html_pre(json.dumps(self.parameters, indent=2, ensure_ascii=False))
         kind = "read-only" if self.read_only else "has side effects"
-        return f"**{markdown_cell(self.name)}** ({kind}): {markdown_cell(self.description)}\n\n<pre>{schema}</pre>"
+        return markdown_block(f"**{markdown_cell(self.name)}** ({kind}): {markdown_cell(self.description)}", schema)
 
 
 @dataclass
@@ -115,7 +127,7 @@ class ToolResult:
     def _repr_markdown_(self) -> str:
         """Show the result in a notebook: ok or the error kind, then what goes back to the model."""
         head = "**ok**" if self.ok else f"**{markdown_cell(self.error_kind)}**" + (" (retryable)" if self.retryable else "")
-        return f"{head}\n\n<pre>{html.escape(self.text, quote=False)}</pre>"
+        return markdown_block(head, html_pre(self.text))
 
 
 class ToolExecutionError(Exception):
@@ -250,15 +262,75 @@ def _check_size(value: int | float, expression: str) -> int | float:
     return value
 
 
+# --- 2a. Notebooks: Markdown and <pre> that show text as it is ---
+# Jupyter renders _repr_markdown_ as Markdown with HTML allowed, and JupyterLab and nbconvert then let
+# MathJax typeset whatever sits between two $ signs. Text shown there passes three readers: HTML
+# (a <tool_call> would vanish), Markdown (2*3*4 would turn italic) and MathJax ("$80 ... $50" would
+# become math, rows and all). Every repr escapes for all three, and MathJax is told to skip the block.
+
+_MARKDOWN_ESCAPED = re.compile(r"([`*_\[$|~])")  # code, emphasis, link, math, table cell, strikethrough (GFM)
+NO_MATH = '<div class="tex2jax_ignore mathjax_ignore">'  # the class names MathJax 2 and 3 skip
+
+
 def markdown_cell(value: Any) -> str:
-    """Escape a value for a Markdown table cell shown in a notebook: tags stay text. Example: '<tool_call>' -> '&lt;tool_call&gt;'"""
-    return html.escape(str(value), quote=False).replace("|", "\\|").replace("\n", "<br>")
+    """Escape a value for Markdown in a notebook, so every character shows as written.
+
+    Example: '<b>' -> '&lt;b&gt;'; '2*3*4' -> '2\\*3\\*4'; '$80' -> '\\$80'; 'C:\\logs' -> 'C:&#92;logs'
+    subtle: a backslash becomes a character reference, not '\\\\': nbconvert's Markdown reader takes
+    '\\\\(' and '\\\\[' for math delimiters (it shows an escaped '\\(x\\)' as '$x$'), and MathJax cannot
+    be told to skip what that reader has already made math.
+    """
+    text = html.escape(str(value), quote=False).replace("\\", "&#92;")
+    return _MARKDOWN_ESCAPED.sub(r"\\\1", text).replace("\n", "<br>")
 
 
 def markdown_table(headers: list[Any], rows: list[list[Any]]) -> str:
     """Write rows as a Markdown table with every cell escaped (what a notebook renders)."""
     lines = ["| " + " | ".join(markdown_cell(h) for h in headers) + " |", "|" + " --- |" * len(headers)]
     return "\n".join(lines + ["| " + " | ".join(markdown_cell(c) for c in row) + " |" for row in rows])
+
+
+def markdown_block(*parts: str) -> str:
+    """Join Markdown parts inside a div MathJax skips; the blank lines let Markdown read what is inside the div."""
+    return f"{NO_MATH}\n\n" + "\n\n".join(parts) + "\n\n</div>"
+
+
+def html_pre(text: str) -> str:
+    """Write text as an HTML <pre> block that HTML, Markdown and MathJax all leave as written.
+
+    Example: 'a < b, $5' -> '<pre class="tex2jax_ignore mathjax_ignore">a &lt; b, &#36;5</pre>'
+    subtle: Markdown does not read inside <pre>, and JupyterLab 4 and nbconvert 7 leave a <pre> alone,
+    but a renderer that hunts for math or code in the raw source, before any HTML is read, would pair
+    a $ in here with one outside: $, backslash and backtick become character references here too.
+    """
+    body = html.escape(text, quote=False)
+    for c in "\\`$":
+        body = body.replace(c, f"&#{ord(c)};")
+    return f'<pre class="tex2jax_ignore mathjax_ignore">{body}</pre>'
+
+
+def name_list(names: typing.Iterable[Any], limit: int = 120) -> str:
+    """Join names with commas, cut to about `limit` characters with how many were left out (for short reprs).
+
+    Example: ['a', 'b', 'c'], limit=4 -> 'a, b, ... (+1 more)'
+    """
+    names = [str(n) for n in names]
+    for k in range(len(names), 0, -1):
+        text = ", ".join(names[:k]) + (f", ... (+{len(names) - k} more)" if k < len(names) else "")
+        if len(text) <= limit or k == 1:
+            return text
+    return "(none)"
+
+
+def parameter_list(schema: JSON) -> str:
+    """Name an object schema's properties, an optional one marked '?' (for short reprs).
+
+    Example: {'properties': {'a': {}, 'b': {}}, 'required': ['a']} -> 'a, b?'
+    """
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return "..." if schema not in ({}, {"type": "object"}) else ""
+    required = schema.get("required") if isinstance(schema.get("required"), list) else []
+    return name_list(p if p in required else f"{p}?" for p in schema["properties"])
 
 
 class Table(str):
@@ -270,7 +342,29 @@ class Table(str):
         return table
 
     def _repr_markdown_(self) -> str:
-        return markdown_table(self.headers, self.rows)
+        return markdown_block(markdown_table(self.headers, self.rows))
+
+
+class DemoText(str):
+    """What a demo_* function returns: the text a script prints, still a str (==, slicing, re and print as
+    before), that a notebook shows preformatted instead of as a quoted string full of \\n."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)  # the text itself, as the terminal shows it (IPython's plain-text view too)
+
+    def _repr_html_(self) -> str:
+        return html_pre(self)
+
+
+def preformatted(demo: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a demo_* function so it returns DemoText (any other value passes through unchanged)."""
+    @functools.wraps(demo)
+    def wrapper(*args, **kwargs):
+        out = demo(*args, **kwargs)
+        return DemoText(out) if isinstance(out, str) else out
+    return wrapper
 
 
 def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
@@ -1134,6 +1228,17 @@ class ToolRegistry:
     def __len__(self) -> int:
         return len(self._tools)
 
+    def __repr__(self) -> str:
+        """Say how many tools, and their names in the order the prompt lists them."""
+        return f"{type(self).__name__}({len(self)} tools: {name_list(self._tools, 140)})"
+
+    def _repr_markdown_(self) -> str:
+        """Show the tools in a notebook: one row each, as the model sees them."""
+        rows = [[t.name, parameter_list(t.parameters), "read-only" if t.read_only else "side effects", t.description]
+                for t in self]
+        return markdown_block(f"**{markdown_cell(type(self).__name__)}**: {len(self)} tools",
+                              markdown_table(["tool", "parameters (? = optional)", "kind", "description"], rows))
+
     def get(self, name: object) -> Tool | None:
         """Return the tool with this name, or None."""
         return self._tools.get(name) if isinstance(name, str) else None
@@ -1276,8 +1381,8 @@ class ParseResult:
         """Show what the parser found in a notebook: one row per call or broken call, then the prose."""
         rows = [["call", i.name, json.dumps(i.arguments, ensure_ascii=False), i.span] if isinstance(i, ToolCall)
                 else [i.kind, "", i.message, i.span] for i in self.items]
-        return markdown_table(["found", "name", "arguments or message", "span"], rows) + \
-            f"\n\noutside the calls: {markdown_cell(self.text) or '(nothing)'}"
+        return markdown_block(markdown_table(["found", "name", "arguments or message", "span"], rows),
+                              f"outside the calls: {markdown_cell(self.text) or '(nothing)'}")
 
 
 def _reject_constant(name: str):
@@ -1880,8 +1985,13 @@ class Transcript:
     def _repr_markdown_(self) -> str:
         """Show the conversation in a notebook: a table of messages (tags escaped), then why it stopped."""
         rows = [[m["role"], m["content"]] for m in self.messages if m["role"] != "system"]
-        return markdown_table(["role", "message"], rows) + \
-            f"\n\nstop: {markdown_cell(self.stop_reason)} after {self.steps} model turn(s), {len(self.calls)} call(s)"
+        return markdown_block(markdown_table(["role", "message"], rows), f"stop: {markdown_cell(self.stop_reason)} "
+                              f"after {self.steps} model turn(s), {len(self.calls)} call(s)")
+
+    def __repr__(self) -> str:
+        """Say how long the conversation is and why it stopped (render() shows it)."""
+        return (f"Transcript({len(self.messages)} messages, {len(self.calls)} calls, "
+                f"stop: {self.stop_reason or '(running)'} after {self.steps} model turns)")
 
 
 TOOL_CHOICES = ("auto", "required", "none")
@@ -2127,11 +2237,92 @@ def orrin_grid_registry(grid: OrrinGrid | None = None) -> tuple[ToolRegistry, Or
 # --- 9. Demos: print_demos (every script's layout), then the demos of scripts/03_harness.py ---
 # ---------------------------------------------------------------------------------------------
 
-def print_demos(sections: list[tuple[str, Callable[[], str]]]) -> None:
-    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares."""
-    for i, (title, demo) in enumerate(sections):
-        print(("\n" if i else "") + f"=== {title} ===\n")
-        print(demo())
+@dataclass(frozen=True)
+class HandoutFigure:
+    """A figure that handout 001 states and a demo computes: one row of the crosswalk `--vs-handout` prints.
+
+    `run` is a regular expression with one group: where this run's figure stands in the demo's output, so that
+    the figure shown beside the handout's is always the one the code just computed. `reason` says in one line why
+    the two differ ('' where they agree); `closer` names a knob value that brings the run nearer the handout,
+    where only a knob or the seed makes the difference."""
+
+    demo: int
+    section: str
+    what: str
+    handout: str
+    run: str
+    reason: str = ""
+    closer: str = ""
+
+    def find(self, output: str) -> str:
+        """Read this run's figure out of the demo's output (white space folded)."""
+        match = re.search(self.run, output, re.M)
+        if match is None:
+            raise ValueError(f"demo {self.demo} no longer prints {self.what!r} where /{self.run}/ looks for it")
+        return " ".join(match.group(1).split())
+
+
+HANDOUT_HEADERS = ["script", "demo", "handout 001", "figure", "handout", "this run", "why they differ"]
+
+
+def add_vs_handout(parser) -> None:
+    """Give a demo script's command line its --vs-handout [text|markdown] flag."""
+    parser.add_argument("--vs-handout", nargs="?", const="text", choices=["text", "markdown"],
+                        help="instead of the demos, print each figure handout 001 states beside this run's and why "
+                             "they differ (markdown: the rows of README's table)")
+
+
+def vs_handout(style: str | None, script: str, figures: list[HandoutFigure]) -> tuple | None:
+    """What print_demos needs to print the crosswalk (None, the flag's absence: print the demos)."""
+    return None if style is None else (script, figures, style)
+
+
+def handout_rows(script: str, figures: list[HandoutFigure], outputs: dict[int, str]) -> list[list[str]]:
+    """The crosswalk rows of one script: each figure beside this run's, read from outputs {demo number: its text}."""
+    rows = []
+    for f in figures:
+        why = f.reason + (f" Closer: {f.closer}." if f.closer else "")
+        rows.append([script, str(f.demo), f.section, f.what, f.handout, f.find(outputs[f.demo]), why or "the same"])
+    return rows
+
+
+def readme_row(cells: list[str]) -> str:
+    """One Markdown table row as README.md holds it (GitHub: | and < escaped, the rest as written)."""
+    return "| " + " | ".join(c.replace("|", "\\|").replace("<", "&lt;") for c in cells) + " |"
+
+
+def print_demos(sections: list[tuple[str, Callable[[], str]]], handout: tuple | None = None) -> None:
+    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares; with
+    handout=vs_handout(...), print instead the crosswalk with handout 001: a table, or README's Markdown rows.
+
+    A reader that stops early (`| head`) ends the script quietly, with exit status 1, not with a traceback."""
+    try:
+        if handout is not None:
+            script, figures, style = handout
+            outputs = {int(title.split(".")[0].split()[-1]) if title.startswith("Demo ") else 0: demo()
+                       for title, demo in sections}  # a section that is not 'Demo N.' is demo 0
+            rows = handout_rows(script, figures, outputs)
+            if not figures:
+                print(f"Handout 001 describes scripts 01 to 07; script {script} comes from lectures 002 and 003, so "
+                      "there is no figure of handout 001 to compare.")
+            elif style == "markdown":
+                print("\n".join([readme_row(HANDOUT_HEADERS), readme_row(["---"] * len(HANDOUT_HEADERS))]
+                                 + [readme_row(row) for row in rows]))
+            else:
+                print(format_table(HANDOUT_HEADERS[1:], [row[1:] for row in rows], [0, 0, 24, 24, 24, 40]))
+            return
+        for i, (title, demo) in enumerate(sections):
+            print(("\n" if i else "") + f"=== {title} ===\n")
+            print(demo(), flush=True)
+    except BrokenPipeError:
+        quiet_broken_pipe()
+
+
+def quiet_broken_pipe() -> typing.NoReturn:
+    """Exit after stdout's reader has gone: point stdout at os.devnull so that the interpreter's last flush
+    raises nothing more (the recipe of Python's signal documentation), then exit with status 1."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(1)
 
 
 ERROR_CASES = [  # (call, arguments, who must act)
@@ -2144,6 +2335,7 @@ ERROR_CASES = [  # (call, arguments, who must act)
 ]
 
 
+@preformatted
 def demo_error_kinds() -> str:
     """Show the registry's three error kinds side by side, and that a refused call has no side effect."""
     registry, grid = orrin_grid_registry()
@@ -2202,9 +2394,12 @@ def _regex_verdict(calls: list[ToolCall], truth: list[tuple]) -> str:
 
 
 def _robust_cell(items: list[ToolCall | ParseError]) -> str:
-    return ", ".join(f"{i.name}()" if isinstance(i, ToolCall) else f"error: {i.kind}" for i in items) or "no call"
+    """Each call as name(argument=value, ...), values in JSON; each error by its kind."""
+    return ", ".join(f"{i.name}({', '.join(f'{k}={json.dumps(v)}' for k, v in i.arguments.items())})"
+                     if isinstance(i, ToolCall) else f"error: {i.kind}" for i in items) or "no call"
 
 
+@preformatted
 def demo_parsers() -> str:
     """Run twelve odd model outputs through the regex parser and the robust one, in one table."""
     rows, regex_bad, robust_ok = [], 0, 0
@@ -2216,7 +2411,7 @@ def demo_parsers() -> str:
         robust_ok += right
         rows.append([n, label, naive, _robust_cell(parsed.items), "ok" if right else "MISMATCH"])
     listing = "\n".join(f"{n:>2}. {label:<22} {text!r}" for n, (label, text, _) in enumerate(PARSER_CASES, 1))
-    table = format_table(["#", "case", "regex + json.loads", "parse_tool_calls", "verdict"], rows)
+    table = format_table(["#", "case", "regex + json.loads", "parse_tool_calls", "verdict"], rows, [0, 0, 0, 48, 0])
     sample = parse_tool_calls(PARSER_CASES[1][1])
     return (f"The twelve model outputs (Python string literals):\n{listing}\n\n{table}\n\nregex parser: silently wrong or silent on {regex_bad} of {len(PARSER_CASES)}; "
             f"it has no way to say 'this call is broken'.\nrobust parser: {robust_ok} of {len(PARSER_CASES)} as "
@@ -2240,6 +2435,7 @@ def _answer_from_results(messages: list[Message]) -> str:
             f"is maintained by {station['maintainer']}.")
 
 
+@preformatted
 def demo_loop() -> str:
     """Run the loop three times: parallel calls, relevance (no weather tool), and self-correction."""
     out = []
@@ -2268,6 +2464,7 @@ def demo_loop() -> str:
     return "\n".join(out)
 
 
+@preformatted
 def demo_prompt_cost() -> str:
     """Count what the tools cost in the system prompt, per tool and in all."""
     registry, _ = orrin_grid_registry()
@@ -2280,3 +2477,41 @@ def demo_prompt_cost() -> str:
             f"The prompt is sent again on every model turn, so a 5-turn task pays it 5 times ({5 * total} tokens).\n"
             "Counted with count_tokens, the lab's fixed stand-in tokenizer: the handout's 521 tokens (~104 per tool)\n"
             "came from a real tokenizer and its own four tools; what carries over is the size per tool and its growth.")
+
+
+# Handout 001, figure by figure: what `scripts/03_harness.py --vs-handout` prints, and README's table
+HANDOUT_03: list[HandoutFigure] = [
+    HandoutFigure(1, "§6.1, §12 ex. 4(a)", "kind of error for an unknown tool (get_weather)",
+                  "tool does not exist", r'(?m)^get_weather\(\{"city": "Stanford"\}\)\s+(\w+)'),
+    HandoutFigure(1, "§6.1, §12 ex. 4(c)", "kind of error for a backend timeout (get_incident)",
+                  "execution error (may retry)", r'(?m)^get_incident\(\{"code": "E-0931"\}\)\s+(\w+)'),
+    HandoutFigure(1, "§6.1", "order of the registry's checks",
+                  "tool exists -> arguments are an object -> schema -> execute", r"Checks run in order: (.+)\."),
+    HandoutFigure(1, "§6.1", "tickets written by the invalid create_ticket",
+                  "0 (stopped before the database)", r"after these calls: (\d+) \("),
+    HandoutFigure(2, "§5.5", "odd model outputs compared", "12", r"silent on \d+ of (\d+)"),
+    HandoutFigure(2, "§11", "regex parser silently wrong", "9/12", r"silently wrong or silent on (\d+ of \d+)"),
+    HandoutFigure(2, "§5.5, §12 ex. 3", "regex parser on a missing closing tag",
+                  "silently returns an empty list", r"(?m)^2\s+missing closing tag\s+(SILENT: looks like no call)"),
+    HandoutFigure(2, "§5.5, §12 ex. 3", "robust parser on a missing closing tag",
+                  "reports it, and tells truncated from invalid JSON", r"(?m)^2\s+missing closing tag\s+SILENT: looks like no call\s+(error: \w+)"),
+    HandoutFigure(2, "§5.5", "robust parser on single quotes (no guessed repair)",
+                  "reported, not repaired", r"(?m)^8\s+single quotes\s+SILENT: looks like no call\s+(error: \w+)"),
+    HandoutFigure(2, "§5.5", "robust parser overall",
+                  "reports every bad case", r"robust parser: (\d+ of \d+) as expected"),
+    HandoutFigure(3, "§6.2", "parallel calls: two independent read-only calls in one reply, run together",
+                  "2 calls, executed concurrently", r"execution: turn 1: (call_1 get_incident \+ call_2 get_substation \(concurrently\))"),
+    HandoutFigure(3, "§6.2", "relevance: the invented get_weather gets",
+                  "unknown_tool and the list of tools", r'<tool_result name="get_weather" id="call_1" error="(\w+)">'),
+    HandoutFigure(3, "§6.2", "correction: the priority of the second, right call",
+                  "a value from the enum", r'"priority": "(high)"\}\}</tool_call>'),
+    HandoutFigure(3, "§6.2", "correction: tickets created", "1 (once)", r"tickets created: (\d+)"),
+    HandoutFigure(0, "§6.1", "tools in the system prompt (after demo 3)", "4", r"(\d+) tools ~ \d+ tokens"),
+    HandoutFigure(0, "§6.1", "tokens of the system prompt with the 4 tools",
+                  "521", r"tools ~ (\d+) tokens in the system prompt",
+                  "counted with count_tokens, the lab's fixed stand-in rule (within ~20% of a real BPE), over the "
+                  "lab's own four tool descriptions and rules; the handout used a real tokenizer; the script says so"),
+    HandoutFigure(0, "§6.1", "tokens per tool", "104", r"\(~(\d+) per tool\) and",
+                  "the same stand-in tokenizer and the lab's own tool descriptions; the rules cost 198 here against "
+                  "about 105 implied by the handout (521 - 4 x 104)"),
+]

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import tool_core
+from tool_core import HandoutFigure
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. Tokens ---
@@ -135,6 +136,14 @@ class NGramLM:
         self._cache: dict[tuple, float] = {}  # (word, history) -> probability; the model is fixed after fit
         self._rankings: dict[tuple, list[str]] = {}
         self.p_unk = 0.0
+
+    def __repr__(self) -> str:
+        """Say the knobs and what the model learned: vocabulary size, distinct n-grams, P(<unk>)."""
+        if not self.vocab:
+            return f"NGramLM(order={self.order}, discount={self.discount}, not fitted yet)"
+        return (f"NGramLM(order={self.order}, discount={self.discount}, vocabulary {len(self.vocab):,} words "
+                f"with </s> and <unk>, {len(self.counts[self.order]):,} distinct {self.order}-grams, "
+                f"P(<unk>) = {self.p_unk:.3g})")
 
     def fit(self, sentences: list[list[str]]) -> "NGramLM":
         """Count every n-gram of the sentences (each padded with <s> ... </s>); return self.
@@ -906,6 +915,7 @@ def times_sentence(a: int, b: int) -> list[str]:
     return [str(a), "times", str(b), "is", str(a * b)]
 
 
+@tool_core.preformatted
 def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> str:
     """A 5-gram model trained on "a times b is c" recites what it saw and guesses the rest."""
     drawn = multiplication_problems(seed, per_size)
@@ -958,6 +968,7 @@ _TEXT_2024 = [
 REMOTE_POLICY_2026 = "Since January 2026, employees may work remotely up to 3 days per week."
 
 
+@tool_core.preformatted
 def demo_cant_see() -> str:
     """A model trained on 2024 text answers with 2024's policy and guesses "today"; tools know better."""
     lm = NGramLM(order=3).fit([tokenize(s) for s in _TEXT_2024])
@@ -992,6 +1003,7 @@ def demo_cant_see() -> str:
         "The model cannot know what changed after its training text or what day it is; a tool can look it up."])
 
 
+@tool_core.preformatted
 def demo_calculator_loop() -> str:
     """Run 17,423 x 892 through tool_core.run_agent with a scripted model: prompt, call, result, answer."""
     registry = tool_core.ToolRegistry([tool_core.tool_from_function(
@@ -1010,10 +1022,35 @@ def demo_calculator_loop() -> str:
             + "\n\n" + transcript.render())
 
 
+# Handout 001, figure by figure: what `scripts/01_why_tools.py --vs-handout` prints, and README's table
+HANDOUT_01: list[HandoutFigure] = [
+    HandoutFigure(1, "§1", "order of the n-gram model that 'multiplies'", "5-gram (五元)", r"\b(\d)-gram correct"),
+    HandoutFigure(1, "§1", "the model's answer to '32 times 34 is'", "136", r"'32 times 34 is' -> (\d+)",
+                  "the seed draws the training sentences; the unseen question backs off to 'times 34 is', which here"
+                  " only '15 times 34 is 510' and '54 times 34 is 1836' continue (a tie, broken by sort order); 136 "
+                  "= 4 x 34 would need a 1-digit x 2-digit sentence, and the lab trains only on equal-digit pairs"),
+    HandoutFigure(1, "§1", "the correct product 32 x 34", "1088", r"'32 times 34 is' -> \d+ \(correct (\d+)\)"),
+    HandoutFigure(2, "§1", "year of the training text", "2024", r"sentences of (\d{4}) company text"),
+    HandoutFigure(2, "§1", "the model's remote-work answer",
+                  "2 days per week", r"remotely up to' -> model: '([^']+)'"),
+    HandoutFigure(2, "§1", "the policy the tool returns",
+                  "changed to 3 days in 2026", r"lookup_policy\('remote work'\) -> (.+)"),
+    HandoutFigure(2, "§1", "the model's 'Today is' answer",
+                  "the word that most often follows 'Today is' in training", r"'Today is' -> model: '(\w+)'"),
+    HandoutFigure(3, "§2", "the call the model writes",
+                  '<tool_call>{"name": "calculate", "arguments": {"expression": "17423 * 892"}}</tool_call>',
+                  r"<tool_call>(\{.*?\})</tool_call>"),
+    HandoutFigure(3, "§2", "the calculator's result",
+                  "<tool_result>15541316</tool_result>", r"<tool_result[^>]*>(\d+)</tool_result>"),
+    HandoutFigure(3, "§2", "the final answer", "17,423 × 892 = 15,541,316", r"\[model\] 17,423 x 892 = ([\d,]+)\."),
+]
+
+
 # ---------------------------------------------------------------------------------------------
 # --- 10. Demos for scripts/02_toolformer.py ---
 # ---------------------------------------------------------------------------------------------
 
+@tool_core.preformatted
 def demo_worked_numbers() -> str:
     """Check the filter on the lecture's numbers: 2.5 / 2.1 / 0.8 and the exercise 4.0 / 3.0 / 2.6."""
     weights = " + ".join(f"{w:.4f}" for w in WEIGHTS)
@@ -1025,6 +1062,7 @@ def demo_worked_numbers() -> str:
             f"{ex_alone:.1f}: kept, crediting the call for what writing the question did")
 
 
+@tool_core.preformatted
 def demo_candidates(run: ToolformerRun, tau: float = 0.5) -> str:
     """Show every candidate for the megawatt sentence and the Ashholt sentence, with the three losses."""
     out = []
@@ -1039,6 +1077,8 @@ def demo_candidates(run: ToolformerRun, tau: float = 0.5) -> str:
                          f"{c.gain:+.2f}", "kept" if c.gain >= tau else "-"])
         out += [tool_core.format_table(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
                                         f"tau={tau:g}"], rows), ""]
+    out.insert(1, "'at': the two words before the position, and [.] where the call is inserted; each L is the "
+                  "weighted loss\n(the weights w_t above) of the five tokens that follow [.] (fewer at the end of a sentence).")
     right = next(c for c in run.candidates if c.gold and c.tool == "Calculator")
     out.append(f"The right calculation lowers the loss by {right.gain:.2f} nats: only its result lets the cache copy "
                f"'{right.result}', a number the model never saw. Writing the call without the result does not help "
@@ -1088,6 +1128,7 @@ def _calculator_before_qa(run: ToolformerRun) -> str:
             "the loss rewards results that predict several tokens.")
 
 
+@tool_core.preformatted
 def demo_threshold_sweep(run: ToolformerRun) -> str:
     """Sweep tau over all candidates; then switch the cache to copy punctuation and sweep again."""
     header = ["tau", "kept", "Calculator", "QA", "Calendar", "useless"]
@@ -1113,6 +1154,7 @@ def demo_threshold_sweep(run: ToolformerRun) -> str:
         "  its two commas 'help' predict the comma that follows; the filter measures prediction, not sense."])
 
 
+@tool_core.preformatted
 def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
     """Step 4: insert the kept calls, retrain a trigram, and measure where it now opens a call."""
     tests = toolformer_texts(run.seed + 1, held_out=True)
@@ -1152,6 +1194,7 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
                                [[k, w, n, why] for (k, w, why), n in sorted(reasons.items())]) if reasons else "  nowhere"])
 
 
+@tool_core.preformatted
 def demo_toolken() -> str:
     """ToolkenGPT's target for "... the area is 256 square feet", and its loss over non-[N/A] positions."""
     examples = []
@@ -1180,6 +1223,85 @@ def demo_toolken() -> str:
         f"the digit {tokens[start]}; the digits {' '.join(tokens[start + 1:start + len(result)])} after it are [N/A] "
         f"and cost nothing (the frozen model alone would pay {digits:.2f} nats to guess "
         f"{' '.join(tokens[start:start + len(result)])})."])
+
+
+# Handout 001, figure by figure: what `scripts/02_toolformer.py --vs-handout` prints, and README's table
+HANDOUT_02: list[HandoutFigure] = [
+    HandoutFigure(0, "§3.4", "Toolformer's loss weights (the section before demo 1)",
+                  "w_t = max(0, 1 - 0.2t), normalised, 5 tokens", r"for t = 0\.\.4: ([\d. +]+= 1)"),
+    HandoutFigure(0, "§12 ex. 1", "exercise 1: the filter on 4.0 / 3.0 / 2.6 at tau = 1.0",
+                  "L(eps) = 4.0, L(e(c, eps)) = 3.0, L(e(c, r)) = 2.6, tau = 1.0 (a question; no answer given)",
+                  r"exercise: (4\.0 / 3\.0 / 2\.6 -> [\d.]+ < tau = 1\.0: \w+)"),
+    HandoutFigure(1, "§3.6", "demo 1's first sentence",
+                  "...two transformers of 120 and 85 megawatts, so its capacity is 205 megawatts.",
+                  r'(?m)^"(Substation [^"]*megawatts\.)"$'),
+    HandoutFigure(1, "§3.6", "demo 1's second sentence",
+                  "The vendor Ashholt was founded by Tove Belwick.", r'(?m)^"(The vendor Ashholt[^"]*)"$'),
+    HandoutFigure(1, "§3.6", "loss drop of the right calculation (120 + 85), nats",
+                  "2.38", r"lowers the loss by ([\d.]+) nats",
+                  "the lab's corpus differs from the handout's (course announcements as background, its own "
+                  "generated texts and candidate rules), so every loss differs; the megawatt sentence is fixed, so "
+                  "no seed moves this figure (the script itself says 'The handout's own corpus gave 2.38 nats')"),
+    HandoutFigure(1, "§3.6", "L(e(c, eps)) of the right calculation: the call without its result",
+                  "5.44", r"does not help \(([\d.]+) vs [\d.]+ with no call\)",
+                  "the lab's corpus differs from the handout's (course announcements as background, its own "
+                  "generated texts and candidate rules), so every loss differs"),
+    HandoutFigure(1, "§3.6", "L(eps) of the megawatt sentence: no call",
+                  "5.37", r"does not help \([\d.]+ vs ([\d.]+) with no call\)",
+                  "the lab's corpus differs from the handout's (course announcements as background, its own "
+                  "generated texts and candidate rules), so every loss differs"),
+    HandoutFigure(2, "§3.6", "texts in the threshold sweep", "120", r"(\d+) texts, \d+ candidates"),
+    HandoutFigure(2, "§3.6", "executed candidates in the sweep", "404", r"\d+ texts, (\d+) candidates",
+                  "candidate rules differ: each of the 15 date texts now gets a right Calendar() candidate before "
+                  "both 'Thursday' and 'October' (needs_call accepts either), so the rules write 15 more candidates "
+                  "than one per date text; a design choice, not a knob (every seed gives 420)"),
+    HandoutFigure(2, "§3.6", "calls kept at tau = 1 (the handout: any tau from 0.5 to 1.5 keeps exactly the right "
+                             "calls, all 95 here)",
+                  "all right calls, no useless one, for tau 0.5-1.5", r"(?m)^1\s{2,}(\d+)\s",
+                  "the right Calendar calls gain 0.51-3.89 nats here (the lowest before 'Thursday' after 'Today is',"
+                  " which the model alone already predicts with P = 0.19), so 6 go at tau = 1 and one calculator "
+                  "call at tau = 1.5; only tau = 0.5 keeps exactly the 95 right calls (README lists this one)"),
+    HandoutFigure(2, "§3.6", "gains of the right calculator calls, nats",
+                  "1.62-2.38", r"Calculator ([\d.]+-[\d.]+) \(one-token",
+                  "the lab's corpus differs from the handout's (course announcements as background, its own "
+                  "generated texts and candidate rules), so every loss differs"),
+    HandoutFigure(2, "§3.6", "gains of the right QA and Calendar calls (the handout: larger than the calculator's)",
+                  "larger than the calculator's 1.62-2.38 (no figure)",
+                  r"(QA \d+\.\d+ \(two-token names\), Calendar \d+\.\d+-\d+\.\d+)",
+                  "QA is larger as the handout says, but the weakest Calendar calls gain less than any calculator "
+                  "call: the model alone already predicts 'Thursday' after 'Today is' (P = 0.19)"),
+    HandoutFigure(2, "§3.6, §12 ex. 2", "calculator calls kept at tau = 2 (they go first)",
+                  "0 (all dropped at tau = 2.0)", r"(?m)^2\s{2,}\d+\s+(\d+ \(\d+ right\))"),
+    HandoutFigure(2, "§3.6", "pitfall: largest gain of Calendar() where no tool is needed, cache copying punctuation",
+                  "1.04", r"now gains up to ([\d.]+) nats",
+                  "the lab's corpus differs from the handout's (course announcements as background, its own "
+                  "generated texts and candidate rules), so every loss differs"),
+    HandoutFigure(2, "§3.6", "the same gain with the content-words-only cache (the handout: 'then it behaved')",
+                  "no spurious gain", r"copying content words only: at most ([\d.]+)\)"),
+    HandoutFigure(3, "§3.6", "the retrained model's order", "trigram (三元)",
+                  r"Retrained a (\w+) on the announcements"),
+    HandoutFigure(3, "§3.6", "mean P('[') where a call is needed, tau = 0.5",
+                  "0.504", r"filter, tau = 0\.5\s+\d+\s+([\d.]+)",
+                  "grading rule: needs_call now counts a date call before 'October' as needed, as well as before "
+                  "'Thursday' (the handout's test), and 'where needed' takes each text's best place"),
+    HandoutFigure(3, "§3.6", "mean P('[') elsewhere, tau = 0.5",
+                  "0.016", r"filter, tau = 0\.5\s+\d+\s+[\d.]+\s+([\d.]+)",
+                  "same grading rule: the 15 calls before 'October' are no longer counted as 'elsewhere'"),
+    HandoutFigure(3, "§3.6", "test texts called where a call is needed (the handout: 15 misses in the date texts)",
+                  "15 missed", r"filter, tau = 0\.5\s+\d+\s+[\d.]+\s+[\d.]+\s+(\d+ of \d+)",
+                  "the 15 misses were the date texts called before 'October' and graded only before 'Thursday'; the "
+                  "lab's needs_call accepts both, so there is no miss"),
+    HandoutFigure(3, "§3.6", "where the filtered model calls wrongly (the only row of that table)",
+                  "15 extra before 'October' (= the 15 misses) + the rest after ', so'",
+                  r"(?m)^(\w+\s+(?:extra|missed) call\s+\d+)\s",
+                  "same grading rule: only the ', so' extras remain (10, in the capacity texts); the handout's '15 "
+                  "misses = 15 extras' story has nothing left to describe"),
+    HandoutFigure(4, "§3.7", "ToolkenGPT's example sentence",
+                  "the area is 256 square feet", r'so (the area is 256 square feet)\."'),
+    HandoutFigure(4, "§3.7", "target at the first result token", "[square]", r"(?m)^16\s+2\s+(\[\w+\])"),
+    HandoutFigure(4, "§3.7", "target at the other result tokens (no loss)",
+                  "not counted in the loss", r"(?m)^17\s+5\s+(\[N/A\])"),
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1221,6 +1343,12 @@ class Vocabulary:
         self.tokens, self.merges = list(tokens), dict(merges)  # merges: (left, right) -> rank
         self._base = set(BASE_CHARACTERS)
         self._chunks: dict[str, list[str]] = {}
+
+    def __repr__(self) -> str:
+        """Say how many tokens and merges, and show the longest tokens learned."""
+        longest = sorted(self.tokens, key=lambda t: (-len(t), t))[:3]
+        return (f"Vocabulary({len(self.tokens):,} tokens, {len(self.merges):,} merges; "
+                f"longest: {tool_core.name_list(map(repr, longest), 100)})")
 
     def encode(self, text: str) -> list[str]:
         """Cut text into chunks, then merge each chunk's characters in the order the merges were learned.
@@ -1376,6 +1504,11 @@ class CallModel:
         self._vectors: dict[tuple, list[float]] = {}
         self._probs: dict[tuple, list[float]] = {}
         self._cumulative: dict[tuple, list[float]] = {}
+
+    def __repr__(self) -> str:
+        """Say which n-gram and how many token ids (the last one is the end, </s>)."""
+        return (f"CallModel(order-{self.lm.order} NGramLM over {self.end + 1:,} token ids, "
+                f"{len(self.lm.counts[self.lm.order]):,} distinct {self.lm.order}-grams)")
 
     def history(self, context: list[str]) -> tuple[str, ...]:
         """Return the last order-1 words of context, padded with <s> as NGramLM.prob pads them."""
@@ -1789,6 +1922,12 @@ class SchemaAutomaton:
     def __init__(self, schema: dict):
         self.schema, self.root = schema, schema_automaton(schema)
 
+    def __repr__(self) -> str:
+        """Say what it accepts: the schema's type and, for an object, its properties ('?' = optional)."""
+        kind = self.schema.get("type", "any value") if isinstance(self.schema, dict) else "any value"
+        fields = tool_core.parameter_list(self.schema)
+        return f"SchemaAutomaton(accepts JSON texts of: {kind}{f' ({fields})' if fields else ''})"
+
     def start(self) -> Config:
         """Return the first configuration: a value of the root schema, with the end below it."""
         return ("V", self.root), (_END, None)
@@ -1984,6 +2123,11 @@ class TokenMasker:
             if frame not in self.table:
                 todo += self._split(frame)
 
+    def __repr__(self) -> str:
+        """Say the vocabulary size, how many states have a ready mask and what computing them cost."""
+        return (f"TokenMasker({len(self.tokens):,} tokens, {len(self.table):,} states with a ready mask "
+                f"({self.compile_steps:,} automaton steps to compile), for {self.automaton!r})")
+
     def _split(self, frame: tuple) -> list[tuple]:
         allowed, dependent, steps, met = split_tokens(frame, self.trie)
         self.table[frame] = (allowed, dependent)
@@ -2121,6 +2265,23 @@ class ConstrainedLab:
     automata: dict[str, SchemaAutomaton]
     maskers: dict[str, TokenMasker]
 
+    def __repr__(self) -> str:
+        """Say the knobs and the sizes: tools, training calls, vocabulary, n-gram order."""
+        order = next(iter(self.models.values())).lm.order if self.models else 0
+        return (f"ConstrainedLab(seed={self.seed}, slips={self.slips}, {len(self.tools)} tools: "
+                f"{tool_core.name_list(self.tools, 60)}; {len(self.calls):,} training calls, "
+                f"{len(self.vocab.tokens):,} tokens, order-{order} n-grams)")
+
+    def _repr_markdown_(self) -> str:
+        """Show one row per tool: its parameters, training calls, n-grams and the masker's ready states."""
+        rows = [[tool, tool_core.parameter_list(schema), sum(1 for t, _ in self.calls if t == tool),
+                 f"{len(self.models[tool].lm.counts[self.models[tool].lm.order]):,}", len(self.maskers[tool].table)]
+                for tool, schema in self.tools.items()]
+        return tool_core.markdown_block(
+            tool_core.markdown_cell(repr(self)),
+            tool_core.markdown_table(["tool", "parameters (? = optional)", "training calls", "distinct n-grams",
+                                      "states with a ready mask"], rows))
+
 
 def constrained_lab(seed: int = 0, calls_per_tool: int = 100, slips: float = 0.15, order: int = 4) -> ConstrainedLab:
     """Write the training calls, learn the vocabulary, fit one n-gram per tool, compile each tool's schema."""
@@ -2146,6 +2307,7 @@ def _percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "-"
 
 
+@tool_core.preformatted
 def demo_free_vs_masked(lab: ConstrainedLab, samples: int = 150) -> str:
     """Sample calls with and without the mask; grade them with tool_core's parser and validate; name the failures."""
     graded = {}
@@ -2181,6 +2343,7 @@ def demo_free_vs_masked(lab: ConstrainedLab, samples: int = 150) -> str:
         tool_core.format_table(["problem", "calls", "shortest example"], fails) if fails else "  nothing"])
 
 
+@tool_core.preformatted
 def demo_integer_automaton() -> str:
     """Show the regex 0|[1-9][0-9]* as the lecture's finite automaton, and its traces on five strings."""
     rows = [[text, integer_trace(text)] for text in ("42", "0", "2025", "007", "4a")]
@@ -2228,6 +2391,7 @@ def walk_table(automaton: SchemaAutomaton, text: str) -> tuple[list[list], bool]
     return rows, automaton.can_end(config)
 
 
+@tool_core.preformatted
 def demo_pushdown() -> str:
     """Compile the lecture's schema, walk {"name":"Ann","age":42} step by step, and reject "age":"42" at its quote."""
     automaton = SchemaAutomaton(PERSON_SCHEMA)
@@ -2257,6 +2421,7 @@ def _probability(p: float) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
+@tool_core.preformatted
 def demo_mask_step(lab: ConstrainedLab) -> str:
     """One masked step after "age": the model's probabilities, the mask, -inf, the renormalised softmax, the sample."""
     tokens, masker = lab.vocab.tokens, lab.maskers["add_person"]
@@ -2321,6 +2486,7 @@ def _compile_milliseconds(lab: ConstrainedLab) -> float:
     return (time.perf_counter() - began) * 1000
 
 
+@tool_core.preformatted
 def demo_mask_cost(lab: ConstrainedLab, timings: bool = False) -> str:
     """Count automaton steps (with timings, milliseconds too) per mask for the three methods; the lecture's example."""
     toy = TokenMasker(SchemaAutomaton(AGE_SCHEMA), LECTURE_TRIE_TOKENS)
@@ -2361,6 +2527,7 @@ def demo_mask_cost(lab: ConstrainedLab, timings: bool = False) -> str:
         "order, because after a value only whitespace , } ] may follow, whatever the stack (context expansion)."])
 
 
+@tool_core.preformatted
 def demo_what_masking_misses(lab: ConstrainedLab, samples: int = 1000) -> str:
     """Syntax, not meaning (age 420 passes); greedy masking distorts the distribution (GAD's a/b/c/d example)."""
     person = SchemaAutomaton(PERSON_SCHEMA)

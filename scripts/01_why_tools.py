@@ -21,11 +21,12 @@ import toolformer_lab  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the multiplication problems (default 0)")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     sections = [("Demo 1. Can't compute: multiplication from memory", lambda: toolformer_lab.demo_cant_compute(args.seed)),
                 ("Demo 2. Hasn't seen, can't reach: 2024 text in 2026", toolformer_lab.demo_cant_see),
                 ("Demo 3. A tool call: calculate(17423 * 892) through the loop", toolformer_lab.demo_calculator_loop)]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "01", toolformer_lab.HANDOUT_01))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the corpus numbers and candidate positions (default 0)")
     parser.add_argument("--tau", type=threshold, default=0.5, help="the filter threshold tau_f for demos 1 and 3 (default 0.5)")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     run = toolformer_lab.toolformer_pipeline(args.seed)
     sections = [("The filter on the lecture's worked numbers", toolformer_lab.demo_worked_numbers),
@@ -40,7 +41,7 @@ def main() -> None:
                 ("Demo 2. The threshold sweep", lambda: toolformer_lab.demo_threshold_sweep(run)),
                 ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau)),
                 ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken)]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "02", toolformer_lab.HANDOUT_02))
 
 
 if __name__ == "__main__":

@@ -18,12 +18,14 @@ import tool_core  # noqa: E402
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    tool_core.add_vs_handout(parser)
+    args = parser.parse_args()
     sections = [("Demo 1. Three kinds of error, three different readers", tool_core.demo_error_kinds),
                 ("Demo 2. Twelve model outputs, two parsers", tool_core.demo_parsers),
                 ("Demo 3. The loop: parallel calls, relevance, correction", tool_core.demo_loop),
                 ("What the tools cost in the prompt", tool_core.demo_prompt_cost)]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "03", tool_core.HANDOUT_03))
 
 
 if __name__ == "__main__":

@@ -29,14 +29,16 @@ import tool_core  # noqa: E402
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    tool_core.add_vs_handout(parser)
+    args = parser.parse_args()
     sections = [("Demo 1. Generation 1, REST: the model writes the request", interfaces.demo_rest),
                 ("Demo 2. Generation 2, a function schema: checked before anything is sent",
                  interfaces.demo_function_schema),
                 ("One tool, every dialect", interfaces.demo_dialects),
                 ("Demo 3. Generation 3, MCP: tools discovered at run time", interfaces.demo_mcp),
                 ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth)]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "04", interfaces.HANDOUT_04))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the requests and the picker of demos 2, 3 and 5 (default 0)")
     parser.add_argument("--scale", action="store_true", help="also time BM25 at 150, 1,600 and 16,000 tools")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     sections = [("Demo 1. 150 tools, one word apart", tool_catalog.demo_catalog),
                 ("Demo 2. All tools in context", lambda: tool_catalog.demo_all_in_context(args.seed)),
@@ -35,7 +36,7 @@ def main() -> None:
                 ("Demo 5. Deferred loading: search for tools, then call them", lambda: tool_catalog.demo_deferred(args.seed))]
     if args.scale:
         sections.append(("BM25 at scale (timings vary by machine)", tool_catalog.scale_figures))
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "05", tool_catalog.HANDOUT_05))
 
 
 if __name__ == "__main__":

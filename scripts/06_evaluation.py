@@ -5,7 +5,7 @@ Demo 1: nine BFCL-format questions (simple, multiple, parallel, parallel_multipl
         by execution, with every disagreement between the graders explained; then BFCL's greedy
         matching of parallel calls failing a correct answer that an optimal pairing passes.
 
-Demo 2: a mini tau-bench: 8 customer-service tasks x 8 trials of a toy agent with six failure
+Demo 2: a mini tau-bench: 8 customer-service tasks x 8 trials of a toy agent with seven failure
         knobs; success by final database state vs by the agent saying "Done"; pass^k and pass@k.
 Demo 3: the failure modes of those trials by unit (call, chain, conversation), and one failing
         trajectory in full: every call valid, the final state wrong.
@@ -28,12 +28,15 @@ import tool_core  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the toy agent's failures (default 0)")
-    seed = parser.parse_args().seed
+    tool_core.add_vs_handout(parser)
+    args = parser.parse_args()
+    seed = args.seed
     tool_core.print_demos([
         ("Demo 1. BFCL: nine questions, two models, two graders", bfcl_lab.demo_bfcl),
         ("Demo 2. A mini tau-bench: graded by the final state, measured by pass^k", lambda: service_env.demo_tau(seed)),
         ("Demo 3. Failure modes by unit: a call, a chain, a conversation", lambda: service_env.demo_failure_modes(seed)),
-        ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed))])
+        ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed))],
+        tool_core.vs_handout(args.vs_handout, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
 
 
 if __name__ == "__main__":

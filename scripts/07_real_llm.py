@@ -66,6 +66,7 @@ def main() -> int:
     parser.add_argument("--no-parallel", action="store_true", help="with --native: at most one call per reply")
     parser.add_argument("--max-tokens", type=int, default=512, help="the reply budget (default 512)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds any one network read may wait (urllib's socket timeout; default 60)")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     if (args.tool_choice or args.no_parallel) and not args.native:
         parser.error("--tool-choice and --no-parallel are sent natively: add --native")
@@ -80,7 +81,8 @@ def main() -> int:
             parser.error(str(exc))
     try:
         tool_core.print_demos([("The nine BFCL questions, graded",
-                                lambda: bfcl_lab.demo_real(backend, dialect, choice, parallel))])
+                                lambda: bfcl_lab.demo_real(backend, dialect, choice, parallel))],
+                              tool_core.vs_handout(args.vs_handout, "07", bfcl_lab.HANDOUT_07))
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -27,6 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the training calls and the samples (default 0)")
     parser.add_argument("--timings", action="store_true", help="also time each mask method (varies by machine)")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     lab = toolformer_lab.constrained_lab(args.seed)
     sections = [("Demo 1. Free and masked generation", lambda: toolformer_lab.demo_free_vs_masked(lab)),
@@ -35,7 +36,7 @@ def main() -> None:
                 ("Demo 4. One masked step", lambda: toolformer_lab.demo_mask_step(lab)),
                 ("Demo 5. What a mask costs, three ways", lambda: toolformer_lab.demo_mask_cost(lab, args.timings)),
                 ("Demo 6. What masking does not give", lambda: toolformer_lab.demo_what_masking_misses(lab))]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "08", []))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ import tool_core  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed of the simulated caller in demo 1 (default 0)")
+    tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     sections = [("Demo 1. A description is a prompt: search vs arxiv_search",
                  lambda: interfaces.demo_tool_descriptions(seed=args.seed)),
@@ -42,7 +43,7 @@ def main() -> None:
                 ("Demo 6. The shadowing attack, in full", interfaces.demo_shadowing),
                 ("Demo 7. The lethal trifecta: remove one leg", interfaces.demo_trifecta),
                 ("Demo 8. Bad input: huge, invisible, forged, not UTF-8", interfaces.demo_bad_input)]
-    tool_core.print_demos(sections)
+    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "09", []))
 
 
 if __name__ == "__main__":

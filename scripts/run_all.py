@@ -4,6 +4,7 @@ Exits non-zero if any script fails. Works from any working directory; offline, n
 Usage: python3 scripts/run_all.py [--list]
 """
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -20,8 +21,23 @@ def numbered_scripts() -> list[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="only list the scripts that would run")
+    parser.add_argument("--vs-handout", action="store_true",
+                        help="print README's table 'Where a run differs from handout 001': every script's "
+                             "--vs-handout markdown rows under one header")
     args = parser.parse_args()
     failed = []
+    if args.vs_handout:
+        header: list[str] = []
+        for script in numbered_scripts():
+            done = subprocess.run([sys.executable, str(script), "--vs-handout", "markdown"], cwd=HERE.parent,
+                                  capture_output=True, text=True)
+            if done.returncode:
+                failed.append(script.name)
+                print(done.stderr, file=sys.stderr)
+            rows = [line for line in done.stdout.splitlines() if line.startswith("|")]
+            print("\n".join(rows if not header else rows[2:]))
+            header = header or rows[:2]
+        return 1 if failed else 0
     for script in numbered_scripts():
         if args.list:
             print(script.name)
@@ -39,4 +55,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # a reader that stops early (| head): end quietly, as tool_core.quiet_broken_pipe does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -644,6 +644,22 @@ class TwoModels(unittest.TestCase):
         self.assertIn("-> parallel_function_checker_no_order:cannot_find_match; an optimal pairing passes (pass).", text)
         self.assertIn("B: malformed call (truncated), graded as such", text)
 
+    def test_the_legend_says_each_fail_label_in_words(self):
+        text = bfcl_lab.demo_bfcl()
+        table, legend = text.split("What the FAIL labels mean")[0], text.split("What the FAIL labels mean")[1]
+        entries = re.findall(r"^  ([a-z_]+) +([a-z_]+:[a-z_]+): (.+?)(?=\n  [a-z]|\n\n)", legend, re.M | re.S)
+        for label, _, _ in entries:  # every label explained stands in the table (a FAIL cell may wrap its label)
+            self.assertRegex(table, rf"FAIL\s+{label}|\b{label}\b")
+        # each label is the end of the error_type it abbreviates, and every type a verdict carried is explained
+        self.assertTrue(all(full.endswith(":" + label) for label, full, _ in entries))
+        failed = {v.error_type for gs in self.graded.values() for g in gs for v in (g.ast, g.exec) if not v.valid}
+        self.assertEqual({full for _, full, _ in entries}, failed)
+        for _, full, words in entries:
+            with self.subTest(error_type=full):
+                self.assertNotIn("see bfcl_lab section 2", words)  # a meaning of its own, in words
+                self.assertGreater(len(words.split()), 5)
+        self.assertIn("irrelevance_error:decoder_success: no function fits the question, yet the output decoded", text)
+
 
 # --- 10. Real BFCL files: the loader and the CLI ---
 # `bfcl evaluate` (bfcl-eval 2026.3.23), as observed by running it: every result line counts, each

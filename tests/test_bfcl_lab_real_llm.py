@@ -721,7 +721,8 @@ class Grading(unittest.TestCase):
                     out = bfcl_lab.demo_real(backend, dialect)
                     self.assertIn("AST 9/9, execution 9/9.", out)
                     mode = "native tool calling" if native else "the text protocol"
-                    self.assertEqual(out.splitlines()[0], f"Model: {backend.model}, through {mode}.")
+                    self.assertEqual(out.splitlines()[0], f"Model: {backend.model}, through {mode}. No SDK to install: a real API "
+                                              "is called with plain HTTP (urllib).")  # the handout: pip install
                     self.assertEqual(["tools" in r["body"] for r in api.requests], [native] * 9)
                     # the 'what came back' column: the calls' form, or plain text read as no call
                     how = "function-calling list" if native else "text protocol"

@@ -711,14 +711,25 @@ class Script(unittest.TestCase):
         self.assertEqual(int(reasons.group(1)), 200 - v1)
         self.assertEqual(sum(int(n) for n in re.findall(r"(\d+) [a-z]", reasons.group(2))), 200 - v1)
         store = I.PaperStore()  # every wrong call shown got what it says it got
-        shown = re.findall(r"(search\(q=\"[^…\n]*?\"(?:, n=\d+)?\)) -> (\d+ of \d+ papers:)", text)
+        lines = text.splitlines()
+        rule = next(line for line in lines if line.startswith("-----"))
+        last = rule.rindex(" ") + 1  # where the table's last column starts
+        starts = [i for i, line in enumerate(lines) if re.search(r"  \d+/25 +\d+/25 ", line)]
+        ends = starts[1:] + [lines.index("", starts[-1])]
+        cells = [" ".join(line[last:].strip() for line in lines[a:b]) for a, b in zip(starts, ends)]
+        shown = [(request, *m.groups()) for request, cell in zip(I.SEARCH_REQUESTS, cells) if (m := re.fullmatch(
+            r"(search\(q=\"[^…]*?\"(?:, n=\d+)?\)) -> (\d+ of \d+ papers), not (.*)", cell))]
         self.assertGreaterEqual(len(shown), 3)
-        for call, got in shown:
+        for request, call, got, instead in shown:
             arguments = {"q": json.loads(call[len("search(q="):].split(", n=")[0].rstrip(")"))}
             if ", n=" in call:
                 arguments["n"] = int(call.split(", n=")[1].rstrip(")"))
             with self.subTest(call=call):
-                self.assertEqual(store.listing(arguments["q"], arguments.get("n", 5)).splitlines()[0], got)
+                self.assertEqual(store.listing(arguments["q"], arguments.get("n", 5)).splitlines()[0], got + ":")
+                wanted = request.count  # what the user said: why the listing is wrong
+                self.assertEqual(instead, f"the {wanted} asked for" if wanted <= 20 else
+                                 f"20, the most there may be (the user asked for {wanted})")
+                self.assertNotEqual(int(got.split()[0]), min(wanted, 20))
 
     def test_demo_2_figures(self):
         text = self.section(2)
@@ -730,6 +741,11 @@ class Script(unittest.TestCase):
         self.assertRegex(text, rf"concise listing .* +3 +{count_tokens(listing)}\n")
         self.assertIn(f"All 20 of 20 ids are in the listing; the feed spends {raw - count_tokens(listing)} more", text)
         self.assertIn("  20 of 312 papers:\n  2411.15100  XGrammar", text)
+        note = re.search(r"\(An offline store of (\d+) papers\. Two are real, with their arXiv ids: (\S+) and (\S+), "
+                         r"the slides' examples\. The rest,\nthe upload (\S+) among them, are made up", text)
+        self.assertEqual(int(note.group(1)), len(I.PaperStore().papers))
+        self.assertEqual([note.group(2), note.group(3)], ["2411.15100", "2307.09702"])  # XGrammar, Outlines (slides)
+        self.assertEqual(note.group(4), I.INJECTED_PAPER)
 
     def test_demo_3_figures(self):
         text = self.section(3)
@@ -737,8 +753,14 @@ class Script(unittest.TestCase):
         tokens = int(re.search(r"Error 1: the server sends its traceback \((\d+) tokens\)", text).group(1))
         traceback = I.VerbatimRegistry([I.error_tools(I.PaperStore())[0]]).call(
             "arxiv_search", {"query": "constrained decoding", "max_results": 100}).message
-        self.assertEqual(tokens, count_tokens(traceback))  # its carets vary with the Python version
+        self.assertEqual(tokens, count_tokens(traceback))
         self.assertGreater(tokens, 4 * 20)
+        # written as Python 3.10 prints it, on every version: three frames of two lines, no ^^^ under an expression
+        lines = traceback.splitlines()
+        self.assertEqual(len(lines), 1 + 3 * 2 + 1)
+        self.assertEqual([line.lstrip()[:5] for line in lines[1::2]][:3], ["File "] * 3)
+        self.assertFalse(any(set(line.strip()) <= {"^", "~"} for line in lines))
+        self.assertEqual(lines[-1], "ValueError: 100")
         self.assertIn("-- stop: repeated_failure after 2 model turn(s), 2 call(s)", text)
         self.assertIn("-- stop: final_answer after 3 model turn(s), 2 call(s)", text)
         self.assertIn(f'error="execution_error">{ADVICE}</tool_result>', text)

@@ -7,6 +7,8 @@ with the files that check each script's figures); --help, usage errors and where
 process. .ci/run runs scripts/run_all.py itself (tests/test_readme.py checks that it does).
 """
 import contextlib
+import io
+import runpy
 import shutil
 import sys
 import tempfile
@@ -108,8 +110,21 @@ class EveryScript(unittest.TestCase):
                 self.assertEqual((code, err), (0, ""))
                 self.assertTrue(out.startswith(f"usage: {script} [-h]"), out[:200])
                 self.assertEqual("--seed SEED" in out, bool(row.seeded))
-                for words in row.help_says:
+                for words in row.help_says + ("--vs-handout [{text,markdown}]", "handout 001"):
                     self.assertIn(words, " ".join(out.split()))
+
+    def test_vs_handout_prints_the_crosswalk_not_the_demos(self):
+        code, out, err = in_process(SCRIPTS / "03_harness.py", "--vs-handout")
+        self.assertEqual((code, err), (0, ""))
+        self.assertNotIn("=== Demo", out)
+        self.assertEqual(out.split()[:5], ["demo", "handout", "001", "figure", "handout"])
+        starts = [line.split()[0] for line in out.splitlines()[2:] if line[:1].isdigit()]  # a row's first line
+        self.assertEqual(starts, [str(f.demo) for f in tool_core.HANDOUT_03])
+        code, out, err = in_process(SCRIPTS / "03_harness.py", "--vs-handout", "markdown")
+        self.assertEqual(len([line for line in out.splitlines() if line.startswith("| 03 |")]), len(tool_core.HANDOUT_03))
+        code, out, err = in_process(SCRIPTS / "08_constrained_decoding.py", "--vs-handout")
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("Handout 001 describes scripts 01 to 07; script 08 comes from lectures 002 and 003", out)
 
     def test_a_usage_error(self):
         for script in TABLE:
@@ -169,6 +184,23 @@ class RunAll(unittest.TestCase):
         self.assertTrue(out.endswith("\n1 script(s) failed: 01_broken.py\n"), out[-200:])
         self.assertEqual([line.split(",")[0] for line in err.splitlines() if line],
                          ["[01_broken.py: FAILED", "[02_fine.py: ok"])
+
+    def test_piped_into_head_it_ends_quietly(self):
+        class ClosedPipe(io.StringIO):  # `| head` has exited: writing or flushing raises BrokenPipeError
+            def write(self, text):
+                raise BrokenPipeError(32, "Broken pipe")
+
+            flush = write
+
+            def fileno(self):
+                return 99
+
+        with mock.patch.object(sys, "argv", ["run_all.py", "--list"]), mock.patch.object(sys, "stdout", ClosedPipe()), \
+                mock.patch("os.dup2") as dup2, mock.patch("os.open", return_value=42):
+            with self.assertRaises(SystemExit) as exit_:
+                runpy.run_path(str(SCRIPTS / "run_all.py"), run_name="__main__")
+        self.assertEqual(exit_.exception.code, 1)
+        dup2.assert_called_once_with(42, 99)  # stdout at os.devnull: the interpreter's last flush raises nothing
 
 
 if __name__ == "__main__":

@@ -405,6 +405,37 @@ class KnobsAtOne(unittest.TestCase):
                         self.assertTrue(trial.success, trial.reason)
                         self.assertEqual(trial.modes, [])
 
+    def test_wrong_read_on_every_task(self):
+        # a credit task lists the appointments first (they cannot say whether an outage is logged), then reads the
+        # account and goes on as usual: one wasted call, the trial graded as before; an appointment task has no
+        # wrong read tool to pick, so the knob changes nothing there
+        credits = {"T3": ["issue_credit"], "T5": [], "T6": ["issue_credit"]}  # T5 refuses, T6 after the $50 offer
+        for task in TASKS:
+            with self.subTest(task=task.id):
+                trial = service_env.run_trial(task, only("wrong_read"), seed=0, trial=0)
+                plain = service_env.run_trial(task, ZERO, seed=0, trial=0)
+                self.assertTrue(trial.success, trial.reason)
+                names = [c.name for c in trial.transcript.calls]
+                if task.id in credits:
+                    self.assertEqual(trial.modes, ["wrong tool selection"])
+                    self.assertEqual(names, ["find_customer", "list_appointments", "get_account", *credits[task.id]])
+                else:
+                    self.assertEqual(trial.modes, [])
+                    self.assertEqual(names, [c.name for c in plain.transcript.calls])
+
+    def test_the_late_knob_leaves_the_other_draws_alone(self):
+        # the six up-front knobs are the trial's first six random() draws, whatever wrong_read is
+        for task in TASKS:
+            for n in range(4):
+                with self.subTest(task=task.id, trial=n):
+                    rng = random.Random(f"0:{task.id}:{n}")
+                    expected = {name: rng.random() < getattr(Knobs(), name) for name in KNOB_NAMES[:6]}
+                    agent = service_env.ToyAgent(task, Knobs(), random.Random(f"0:{task.id}:{n}"))
+                    self.assertEqual(agent.fires, expected)
+                    same = service_env.ToyAgent(task, dataclasses.replace(Knobs(), wrong_read=0.0),
+                                                random.Random(f"0:{task.id}:{n}"))
+                    self.assertEqual(same.fires, expected)
+
     def test_invent_id_on_every_task(self):
         for task in TASKS:
             with self.subTest(task=task.id):
@@ -420,7 +451,7 @@ class KnobsAtOne(unittest.TestCase):
 
     def test_knobs_outside_zero_to_one_are_a_value_error(self):
         rng = random.Random(0)
-        for knob, value in (("guess_date", 1.5), ("invent_id", -0.1), ("bad_credit", float("nan"))):
+        for knob, value in (("guess_date", 1.5), ("invent_id", -0.1), ("bad_credit", float("nan")), ("wrong_read", 2.0)):
             with self.subTest(knob=knob, value=value):
                 with self.assertRaisesRegex(ValueError, f"knob {knob} must be from 0 to 1"):
                     service_env.ToyAgent(TASK["T1"], only(knob, value), rng)
@@ -496,6 +527,20 @@ SCRIPTED = [  # (what it shows, task, replies, success, said_done, modes)
      False, True, ["malformed call", "task left undone", "false success claim"]),
     ("a tool that does not exist", "T1", [call("lookup_customer", name="Gil Varga"), DONE],
      False, True, ["unknown tool", "task left undone", "false success claim"]),
+    # a read tool that cannot answer the task: appointments say nothing about an outage or a credit
+    ("lists the appointments for a credit, then reads the account", "T3",
+     [FIND["T3"], call("list_appointments", customer_id="C-118"), call("get_account", customer_id="C-118"),
+      call("issue_credit", customer_id="C-118", amount=40, reason="outage"), DONE], True, True, ["wrong tool selection"]),
+    ("lists the appointments for a credit, and credits without the account", "T5",
+     [FIND["T5"], call("list_appointments", customer_id="C-305"),
+      call("issue_credit", customer_id="C-305", amount=30, reason="outage"), DONE],
+     False, True, ["wrong tool selection", "policy violation", "false success claim"]),
+    ("a wrong read that failed is still a wrong read", "T6",  # C-131 has no appointments: [] is a success anyway,
+     [FIND["T6"], call("list_appointments", customer_id="C-13"), DONE],  # so use an id cut short: the call fails
+     False, True, ["wrong tool selection", "invented argument", "task left undone", "false success claim"]),
+    ("reads the account before moving an appointment", "T8",  # every read can help an appointment task
+     [FIND["T8"], call("get_account", customer_id="C-150"), call("list_appointments", customer_id="C-150"),
+      call("reschedule_appointment", appointment_id="A-1501", new_date="2026-10-23"), DONE], True, True, []),
 ]
 
 
@@ -528,6 +573,18 @@ class ScriptedClassification(unittest.TestCase):
         # _invented evaluates `118 not in shown` and raises TypeError, so a model's mistake crashes run_trial.
         trial = scripted_trial("T3", [FIND["T3"], call("get_account", customer_id=118), DONE])
         self.assertFalse(trial.success)
+
+    def test_non_determinism_is_read_off_a_tasks_trials(self):
+        # (successes of one task's trials, whether they disagree); only .success is read
+        for outcomes, expected in (([], False), ([True], False), ([False], False), ([True] * 8, False),
+                                   ([False] * 8, False), ([True, False], True), ([False, True, True], True)):
+            with self.subTest(outcomes=outcomes):
+                trials = [mock.Mock(success=s) for s in outcomes]
+                self.assertIs(service_env.non_deterministic(trials), expected)
+        # the same scripted agent on every trial is deterministic: its two trials agree
+        twice = [scripted_trial("T1", [FIND["T1"], DONE]) for _ in range(2)]
+        self.assertEqual([t.success for t in twice], [False, False])
+        self.assertFalse(service_env.non_deterministic(twice))
 
 
 # --- 7. Bad input to a trial: an agent that never stops, a tool that raises ------------------------
@@ -737,9 +794,28 @@ class DemoTau(unittest.TestCase):
                 self.assertEqual(at_bar, round(at * 20))
 
     def test_the_knobs_line(self):
-        first = self.text.splitlines()[0]
+        line = next(line for line in self.text.splitlines() if line.startswith("8 tasks x"))
         knobs = ", ".join(f"{name.replace('_', ' ')} {getattr(Knobs(), name):g}" for name in KNOB_NAMES)
-        self.assertEqual(first, f"8 tasks x 8 trials; the toy agent's knobs: {knobs}.")
+        self.assertEqual(line, f"8 tasks x 8 trials; the toy agent's knobs: {knobs}.")
+
+    def test_the_policy_the_grader_holds_the_agent_to_comes_first(self):
+        lines = self.text.splitlines()
+        self.assertIn("policy", lines[0])
+        rules = [line.strip() for line in lines[1:6]]
+        self.assertEqual([r[:3] for r in rules], ["1. ", "2. ", "3. ", "4. ", "5. "])
+        prompt = service_env.run_trial(TASKS[0], Knobs(), seed=0, trial=0).transcript.messages[0]
+        self.assertEqual(prompt["role"], "system")
+        for rule in rules:  # each rule as the agent's system prompt states it
+            with self.subTest(rule=rule[:20]):
+                self.assertIn("\n" + rule + "\n", prompt["content"])
+        self.assertEqual(lines[6], "")
+
+    def test_the_estimators_defined_with_the_handouts_example(self):
+        # C(4, 4) = 1 and C(8, 4) = 8*7*6*5 / 4! = 70: pass^4 = 1/70 = 0.0143; pass@4 = 1 - C(4, 4)/C(8, 4) = 69/70
+        self.assertIn("pass^k = C(c, k)/C(n, k)", self.text)
+        self.assertIn("pass@k = 1 - C(n-c, k)/C(n, k)", self.text)
+        self.assertIn("Lecture 000's worked example, c = 4 of n = 8: pass^4 = C(4, 4)/C(8, 4) = 1/70 = 0.014, while pass@4 = 1 - C(4, 4)/C(8, 4) = "
+                      "69/70 = 0.986.", self.text)
 
 
 class DemoFailureModes(unittest.TestCase):
@@ -748,17 +824,52 @@ class DemoFailureModes(unittest.TestCase):
         cls.text = service_env.demo_failure_modes(0)
         cls.runs = runs8()
 
+    def table(self) -> dict[str, list[str]]:
+        """Demo 3's table as {mode: [unit, count, how it shows]}."""
+        lines = self.text.split("\n\n")[0].splitlines()[3:]
+        return {cells[1]: [cells[0], *cells[2:]] for cells in (re.split(r"\s{2,}", line) for line in lines)}
+
     def test_counts(self):
         every = [t for ts in self.runs.values() for t in ts]
-        self.assertTrue(self.text.startswith(f"{len(every)} trials; "))
-        table = self.text.split("\n\n")[0].splitlines()[3:]
-        got = {cells[1]: int(cells[2]) for cells in (re.split(r"\s{2,}", line) for line in table)}
-        self.assertEqual(list(got), [mode for _, mode, _ in service_env.FAILURE_MODES])
-        for mode, count in got.items():
+        self.assertTrue(self.text.startswith(f"{len(every)} trials of 8 tasks; "))
+        table = self.table()
+        self.assertEqual(list(table), [mode for _, mode, _ in service_env.FAILURE_MODES])
+        for mode, (unit, count, _) in table.items():
+            if unit == "across trials":
+                continue
             with self.subTest(mode=mode):
-                self.assertEqual(count, sum(mode in t.modes for t in every))
+                n = sum(mode in t.modes for t in every)
+                self.assertEqual(count, f"{n} trial" + ("" if n == 1 else "s"))
         # a "Done" on a wrong final state, recounted with this file's grader
-        self.assertEqual(got["false success claim"], sum(my_said_done(t) and not my_state_ok(t) for t in every))
+        done_wrong = sum(my_said_done(t) and not my_state_ok(t) for t in every)
+        self.assertEqual(table["false success claim"][1], f"{done_wrong} trials")
+
+    def test_wrong_tool_selection_recounted_by_hand_and_by_the_knob(self):
+        # by hand: list_appointments called in a credit task (T3, T5, T6), where only the account can say whether an
+        # outage is logged; no other task has a read tool that cannot answer it
+        by_hand = sum(any(c.name == "list_appointments" for c in t.transcript.calls)
+                      for task in ("T3", "T5", "T6") for t in self.runs[task])
+        # by the knob: a trial's random.Random(f"{seed}:{task}:{n}") draws the six up-front knobs first (invent_id
+        # is the first), and wrong_read is its 7th random() when the agent reaches the account check: unless
+        # invent_id fired (then it issues the credit at once and never gets there)
+        by_knob = 0
+        for task in ("T3", "T5", "T6"):
+            for n in range(8):
+                rng = random.Random(f"0:{task}:{n}")
+                draws = [rng.random() for _ in range(7)]
+                by_knob += draws[0] >= 0.02 and draws[6] < 0.10
+        self.assertEqual(by_hand, by_knob)
+        self.assertGreater(by_knob, 0)  # the row is not empty at the default seed (p = 0.1 over 24 credit trials)
+        self.assertEqual(self.table()["wrong tool selection"][:2], ["single call", f"{by_knob} trials"])
+
+    def test_non_determinism_is_counted_per_task(self):
+        # a task is non-deterministic when this file's grader passes some of its 8 trials and fails others
+        flaky = [task for task, ts in self.runs.items() if 0 < sum(map(my_success, ts)) < len(ts)]
+        self.assertEqual(self.table()["non-determinism"][:2], ["across trials", f"{len(flaky)} of 8 tasks"])
+        self.assertIn("per task", self.table()["non-determinism"][2])
+        self.assertTrue(flaky)
+        # and no trajectory alone shows it: classify never names it
+        self.assertFalse(any("non-determinism" in t.modes for ts in self.runs.values() for t in ts))
 
     def test_the_trajectory_is_a_failing_t7_whose_calls_all_succeeded(self):
         m = re.search(r"A failing trial of (T\d) \(([^)]+)\), every call (.+):\n(.*?)\nfinal state: (.*)\n", self.text, re.S)
@@ -783,6 +894,16 @@ class DemoHalved(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.text = service_env.demo_halved(0)
+
+    def test_it_says_why_as_before_differs_from_demo_2(self):
+        # demo 2's agent on 16 trials a task, not 8; demo 2's pass@1 (its mean pass^1: the two are equal at k = 1)
+        demo2 = re.search(r"pass\^1 = (\d\.\d\d)", service_env.demo_tau(0)).group(1)
+        self.assertIn("8 tasks x 16 trials each: twice demo 2's 8", self.text)
+        self.assertIn(f"its pass@1 differs from demo 2's ({demo2}) by the 8 extra trials alone", self.text)
+        runs = service_env._runs(0, 16)
+        first8 = {task: ts[:8] for task, ts in runs.items()}
+        self.assertEqual({t: [x.success for x in ts] for t, ts in first8.items()},
+                         {t: [x.success for x in ts] for t, ts in service_env._runs(0, 8).items()})
 
     def test_rows(self):
         rows = {}

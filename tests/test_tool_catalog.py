@@ -715,7 +715,11 @@ class DemoFigures(unittest.TestCase):
         zero = rows["zero-shot (no tools)"]
         self.assertEqual((zero[1], zero[2], zero[4]), ("0%", "0%", "0"))
         self.assertTrue(150 - 35 <= int(zero[5]) <= 150 + 35)  # recall 0.5: about 150 invented (sd ~ 8.7)
-        self.assertIn(f"Zero-shot, {zero[5]} of 300 answers name a tool that does not exist", body)
+        # zero-shot the picker answers from memory, right with probability recall: every answer right or invented
+        self.assertIn(f"the right name with probability recall = {tc.ToyCaller().recall:g}, hence its "
+                      f"{300 - int(zero[5])} of 300 ({zero[3]});", body)
+        self.assertIn(f"the other {zero[5]} name a tool that does not exist", body)
+        self.assertIn("RAT is Gorilla's retrieval-aware training", body)
         self.assertIn(f"wrong-tool picks {rows['BM25 top 3'][4]} -> {rows['RAT, BM25 top 3'][4]}", body)
         # the all-150 row is demo 2's 150 row: same requests, same view, same seeded picker
         demo2 = table(demo_body(self.out, 2), "tools in context", 4)[3]

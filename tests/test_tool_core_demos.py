@@ -10,14 +10,18 @@ from the inputs (the parser cases, the tool specs) without calling the demo's ow
 import json
 import re
 import sys
+import io
+import os
 import textwrap
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, however the tests are started
 
 import script_runs  # noqa: E402
+import tool_core  # noqa: E402
 from tool_core import (ERROR_CASES, PARSER_CASES, REGISTRY_ERROR_KINDS, ToolCall, count_tokens,  # noqa: E402
                        demo_error_kinds, demo_loop, demo_parsers, demo_prompt_cost, orrin_grid_registry,
                        parse_tool_calls, parse_tool_calls_regex, render_tool_prompt)
@@ -104,11 +108,13 @@ class ParsersDemo(unittest.TestCase):
     ROWS = [  # (#, case, regex + json.loads, parse_tool_calls, verdict), worked out from the protocol's rules
         ("1", "truncated mid-JSON", SILENT, "error: truncated", OK),
         ("2", "missing closing tag", SILENT, "error: truncated", OK),
-        ("3", "nested, over lines", SILENT, "search_incidents()", OK),
-        ("4", "code fence", SILENT, "get_substation()", OK),
-        ("5", "two calls", OK, "get_incident(), get_substation()", OK),
-        ("6", "text before and after", OK, "get_incident()", OK),
-        ("7", "tag inside a string", SILENT, "create_ticket()", OK),
+        ("3", "nested, over lines", SILENT,
+         'search_incidents(filters={"substation_id": "SS-218", "status": "open"}, limit=5)', OK),
+        ("4", "code fence", SILENT, 'get_substation(substation_id="SS-218")', OK),
+        ("5", "two calls", OK, 'get_incident(code="E-1474"), get_substation(substation_id="SS-218")', OK),
+        ("6", "text before and after", OK, 'get_incident(code="E-1474")', OK),
+        ("7", "tag inside a string", SILENT, 'create_ticket(substation_id="SS-218", summary="log shows </tool_call> '
+                                             'in relay output")', OK),
         ("8", "single quotes", SILENT, "error: invalid_json", OK),
         ("9", "trailing comma", SILENT, "error: invalid_json", OK),
         ("10", "arguments as a string", "WRONG: get_incident with string arguments", "error: bad_arguments", OK),
@@ -122,7 +128,13 @@ class ParsersDemo(unittest.TestCase):
     def test_table_rows(self):
         header, body = split_table(block_after(self.text, "#  "))
         self.assertEqual(header, [["#", "case", "regex + json.loads", "parse_tool_calls", "verdict"]])
-        self.assertEqual([tuple(cells) for cells in body], self.ROWS)
+        rows = []  # a wrapped cell goes on under its column, on lines whose '#' cell is empty
+        for cells in body:
+            if cells[0]:
+                rows.append(cells)
+            else:
+                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells)]
+        self.assertEqual([tuple(cells) for cells in rows], self.ROWS)  # a call is shown with its arguments
 
     def test_counts_match_an_independent_count(self):
         regex_wrong = sum(outcome(parse_tool_calls_regex(text)) != truth for _, text, truth in PARSER_CASES)
@@ -226,6 +238,43 @@ class Script03(unittest.TestCase):
             ("Demo 2. Twelve model outputs, two parsers", demo_parsers()),
             ("Demo 3. The loop: parallel calls, relevance, correction", demo_loop()),
             ("What the tools cost in the prompt", demo_prompt_cost())])
+
+
+
+class ClosedPipe(io.StringIO):
+    """A stdout whose reader has gone (`| head` has exited): every write or flush raises BrokenPipeError."""
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self):
+        return 99
+
+
+class PipedIntoHead(unittest.TestCase):
+    """print_demos, the layout of every numbered script, ends quietly when its reader stops early."""
+
+    def test_a_closed_pipe_ends_the_script_quietly_with_status_1(self):
+        ran = []
+        sections = [("one", lambda: ran.append(1) or "first"), ("two", lambda: ran.append(2) or "second")]
+        with mock.patch.object(sys, "stdout", ClosedPipe()), mock.patch("tool_core.os.dup2") as dup2, \
+                mock.patch("tool_core.os.open", return_value=42) as opened, mock.patch.object(sys, "stderr", io.StringIO()) as err:
+            with self.assertRaises(SystemExit) as exit_:
+                tool_core.print_demos(sections)
+        self.assertEqual(exit_.exception.code, 1)
+        self.assertEqual(err.getvalue(), "")  # no traceback
+        opened.assert_called_once_with(os.devnull, os.O_WRONLY)
+        dup2.assert_called_once_with(42, 99)  # stdout now points at os.devnull: the final flush raises nothing
+        self.assertEqual(ran, [])  # the first banner already failed: no demo computed for nobody
+
+    def test_an_open_pipe_prints_every_demo(self):
+        out = io.StringIO()
+        with mock.patch.object(sys, "stdout", out):
+            tool_core.print_demos([("one", lambda: "first"), ("two", lambda: "second")])
+        self.assertEqual(out.getvalue(), "=== one ===\n\nfirst\n\n=== two ===\n\nsecond\n")
 
 
 if __name__ == "__main__":

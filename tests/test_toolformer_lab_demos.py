@@ -273,6 +273,15 @@ class ToolformerFigures(unittest.TestCase):
 
     # --- demo 1: every candidate of two sentences ---
 
+    def test_the_marker_is_explained_where_it_is_used(self):
+        lines = self.candidates_demo.splitlines()
+        self.assertTrue(lines[1].startswith("'at': the two words before the position, and [.] where the call is "
+                                            "inserted"))
+        self.assertIn("of the five tokens that follow [.]", lines[2])
+        self.assertEqual(len(tl.WEIGHTS), 5)  # what "five" counts: the lecture's weights, 1/3 down to 1/15
+        row = next(line for line in lines if line.startswith("capacity is [.]"))
+        self.assertIn("Calculator(120 + 85)", row)  # the marker stands where the call goes: before '205'
+
     def candidate_rows(self, kind: str) -> tuple[tl.Text, list[tl.Candidate], list[list[str]]]:
         n = next(k for k, t in enumerate(self.base.texts) if t.kind == kind)
         sentence = f'"{tl.detokenize(self.base.texts[n].tokens)}"'
