@@ -385,7 +385,8 @@ def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | 
 # --- 3. validate(schema, value): JSON Schema 2020-12, one function per keyword ---
 # ---------------------------------------------------------------------------------------------
 
-MAX_REF_DEPTH = 100  # this many $refs followed at one place in the value: a cycle in the schema
+MAX_REF_DEPTH = 64  # this many $refs followed at one place in the value: a cycle in the schema (64, not more:
+# Python 3.10 spends about ten frames a $ref, and must meet this limit before its recursion limit of 1,000)
 
 
 _JSON_TYPE_OF = {str: "string", int: "integer", bool: "boolean", type(None): "null", list: "array", dict: "object"}

@@ -100,8 +100,8 @@ class _Child:
         for record in self.records:
             _replay(record, result)
         reported = {r["id"] for r in self.records if r["started"]}
-        fixture_failed = {r["batch"] for r in self.records if not r["started"]}  # a test such a failure skipped is
-        for n, batch in enumerate(self.batches):  # not run in one process either: not reported, not counted
+        fixture_failed = {r["batch"] for r in self.records if not r["started"] and r["outcome"] != "skip"}  # a test
+        for n, batch in enumerate(self.batches):  # a fixture failure skipped is not run in one process either
             if n < self.done and n in fixture_failed:
                 continue
             for missing in (i for i in batch if i not in reported):
@@ -205,6 +205,8 @@ class _Recorder(unittest.TestResult):
 
     def stopTest(self, test):
         super().stopTest(test)
+        if self.current is None:  # Python 3.12.1 stops a skipped test it never started (gh-113267): recorded already
+            return
         self.current["seconds"] = time.perf_counter() - self.began
         self._write(self.current)
         self.current = None

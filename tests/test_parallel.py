@@ -6,6 +6,7 @@ the one that ends the second process, are run again by unittest in this process,
 """
 import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -118,11 +119,15 @@ class SecondProcess(unittest.TestCase):
         cls.one = run_here({"test_second.py": SECOND, "test_zhere.py": HERE})
 
     def test_it_reports_what_one_process_reports(self):
-        summary = lambda text: [l.split(" in ")[0] for l in verdicts(text) if l.startswith(("Ran ", "FAILED"))]  # noqa
-        self.assertEqual(summary(self.one), ["Ran 7 tests",  # the one under the broken set-up is not run
-                                             "FAILED (failures=2, errors=2, skipped=1, expected failures=1)"])
-        self.assertEqual(summary(self.two.stderr), ["Ran 9 tests",  # and test_xcrash's two, as errors
-                                             "FAILED (failures=2, errors=4, skipped=1, expected failures=1)"])
+        def counts(text: str) -> dict[str, int]:
+            ran = int(re.search(r"^Ran (\d+) tests?", text, re.M).group(1))
+            return {"ran": ran} | {k: int(v) for k, v in re.findall(r"(\w[\w ]*?)=(\d+)", text.split("\nFAILED (")[1])}
+        one, two = counts(self.one), counts(self.two.stderr)
+        # 6 in Outcomes (3.12.1 does not count the skipped one) and test_here; the one under the broken set-up is not
+        # run, its setUpClass is an error
+        self.assertIn(one, ({"ran": 7, "failures": 2, "errors": 2, "skipped": 1, "expected failures": 1},
+                            {"ran": 6, "failures": 2, "errors": 2, "skipped": 1, "expected failures": 1}))
+        self.assertEqual(two, one | {"ran": one["ran"] + 2, "errors": one["errors"] + 2})  # and test_xcrash's two
         headers = lambda text: sorted(l for l in verdicts(text) if l.startswith(("FAIL:", "ERROR:")))  # noqa: E731
         self.assertEqual([h for h in headers(self.two.stderr) if "xcrash" not in h], headers(self.one))
         self.assertEqual(self.two.returncode, 1)
