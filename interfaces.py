@@ -15,6 +15,9 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      One Tool rendered for every reader (OpenAI Chat Completions, strict mode included;
      Anthropic Messages; an MCP tools/list entry; tool_core's text protocol; the Qwen3/Hermes
      chat template), calls and results converted both ways, parallel calls and tool_choice too.
+     3a holds the demos of scripts/10 (demos 1, 2 and 4): one round trip as the exact JSON of each
+     API, the same exchange in Qwen3's template with each part's tokens, tool_choice written and
+     obeyed, and the coupling rule (coupling_problems: every call answered by its id, next message).
   4. MCP for real                                           scripts/04 demos 3 and 4
      MCPServer serves any ToolRegistry (JSON-RPC 2.0, the initialize handshake, tools/list with
      pagination, tools/call, list_changed) over stdio (`python3 interfaces.py serve`, which
@@ -1075,6 +1078,27 @@ def _choice(choice: str | dict) -> str | dict:
                      'or {"name": <a tool\'s name>}')
 
 
+def choice_among(choice: str | dict, tools: typing.Iterable[Tool]) -> str | dict:
+    """Check a tool choice against the tools a request sends: a forced tool must be one of them.
+
+    Example: ({"name": "get_weather"}, [get_incident]) -> ValueError: ... not among the tools sent (get_incident) ...
+    """
+    choice, names = _choice(choice), [t.name for t in tools]
+    if isinstance(choice, dict) and choice["name"] not in names:
+        raise ValueError(f"tool_choice forces {choice['name']!r}, which is not among the tools sent "
+                         f"({', '.join(names) or 'none'}); force one of those, or use 'required'")
+    return choice
+
+
+def text_choice(choice: str | dict) -> str:
+    """Write a tool choice as run_agent and tool_choice_rule take it: a word, or the forced tool's name.
+
+    Example: 'any' -> 'required'; {"name": "get_incident"} -> 'get_incident'
+    """
+    choice = _choice(choice)
+    return choice["name"] if isinstance(choice, dict) else choice
+
+
 class OpenAI(Dialect):
     """OpenAI Chat Completions: {"type": "function", "function": {...}}, tool_calls with JSON-string
     arguments, one "tool" message per result with its tool_call_id."""
@@ -1127,6 +1151,26 @@ class OpenAI(Dialect):
         choice = _choice(choice)
         written = {"type": "function", "function": {"name": choice["name"]}} if isinstance(choice, dict) else choice
         return {"tool_choice": written} | ({"parallel_tool_calls": parallel} if parallel is not None else {})
+
+    def request(self, messages: list[dict], tools: list[Tool], model: str, choice: str | dict | None = None) -> dict:
+        """Write a request body for POST /v1/chat/completions: the model, the whole conversation, the tools.
+
+        Example: ([{"role": "user", ...}], [get_incident], "gpt-4o-mini") -> {"model": ..., "messages": [...], "tools": [...]}
+        """
+        fields = self.tool_choice(choice_among(choice, tools)) if choice is not None else {}
+        return {"model": model, "messages": messages, "tools": [self.tool(t) for t in tools]} | fields
+
+    def response(self, calls: list[ToolCall], text: str = "", model: str = "") -> dict:
+        """Write the API's answer: one choice with the assistant message and its finish_reason ("tool_calls" when
+        it calls: run them and send the results; "stop" for an answer). Left out: id, created, usage."""
+        message = self.calls(calls, text) if calls else {"role": "assistant", "content": text}
+        return {"object": "chat.completion", "model": model,
+                "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}]}
+
+    def read_response(self, body: dict) -> tuple[str, dict]:
+        """Read the API's answer: its finish_reason, and the assistant message that goes into the history as it is."""
+        choice = body["choices"][0]
+        return choice["finish_reason"], choice["message"]
 
 
 def _read_openai_call(entry: dict) -> ToolCall | ParseError:
@@ -1192,6 +1236,27 @@ class Anthropic(Dialect):
             written["disable_parallel_tool_use"] = not parallel
         return {"tool_choice": written}
 
+    def request(self, messages: list[dict], tools: list[Tool], model: str, choice: str | dict | None = None,
+                max_tokens: int = 1024) -> dict:
+        """Write a request body for POST /v1/messages: the model, max_tokens (required), the tools, the conversation.
+
+        Example: ([{"role": "user", ...}], [get_incident], "claude-sonnet-4-5") -> {"model": ..., "max_tokens": 1024, ...}
+        """
+        fields = self.tool_choice(choice_among(choice, tools)) if choice is not None else {}
+        return {"model": model, "max_tokens": max_tokens, "tools": [self.tool(t) for t in tools]} | fields | {
+            "messages": messages}
+
+    def response(self, calls: list[ToolCall], text: str = "", model: str = "") -> dict:
+        """Write the API's answer: the assistant message's blocks and its stop_reason ("tool_use" when it calls,
+        "end_turn" for an answer). Left out: id, stop_sequence, usage."""
+        turn = self.calls(calls, text)
+        return {"type": "message", "role": turn["role"], "model": model, "content": turn["content"],
+                "stop_reason": "tool_use" if calls else "end_turn"}
+
+    def read_response(self, body: dict) -> tuple[str, dict]:
+        """Read the API's answer: its stop_reason, and the assistant turn for the history (its content, echoed as is)."""
+        return body["stop_reason"], {"role": "assistant", "content": body["content"]}
+
 
 MCP_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")  # the handshake era, oldest first
 LATEST_VERSION = MCP_VERSIONS[-1]
@@ -1242,6 +1307,15 @@ class MCP(Dialect):
             result = m.get("result") if isinstance(m.get("result"), dict) else {}
             found[str(m["id"])] = _read_result(_text_of(result.get("content", [])), bool(result.get("isError")))
         return found
+
+    def tools_list(self, tools: typing.Iterable[Tool], request_id: str = "1") -> tuple[dict, dict]:
+        """Write a tools/list request and the response that lists these tools (one page: no nextCursor)."""
+        return ({"jsonrpc": "2.0", "id": request_id, "method": "tools/list"},
+                {"jsonrpc": "2.0", "id": request_id, "result": {"tools": [self.tool(t) for t in tools]}})
+
+    def read_tools_list(self, response: dict) -> list[dict]:
+        """Read a tools/list response back: each tool as {name, description, parameters}."""
+        return [self.read_tool(entry) for entry in response["result"]["tools"]]
 
 
 TOOL_FIELDS_SINCE = {"annotations": "2025-03-26", "title": "2025-06-18", "outputSchema": "2025-06-18"}  # the schema.ts of each
@@ -1322,6 +1396,13 @@ class Qwen(TextProtocol):
                   '{"name": <function-name>, "arguments": <args-json-object>}', "</tool_call>"]
         return "<|im_start|>system\n" + "\n".join(lines) + "<|im_end|>\n"  # the template ends each turn so
 
+    generation_prompt = "<|im_start|>assistant\n"  # where the model starts writing (Qwen3's thinking mode left out)
+
+    def turn(self, role: str, content: str) -> str:
+        """Write one turn as the template does (results go in a user turn). Example: ('user', 'Hi') ->
+        '<|im_start|>user\\nHi<|im_end|>\\n'"""
+        return f"<|im_start|>{role}\n{content}<|im_end|>\n"
+
 
 DIALECTS: list[Dialect] = [OpenAI(), OpenAI(strict=True), Anthropic(), MCP(), TextProtocol(), Qwen()]
 
@@ -1356,6 +1437,518 @@ def match_results(calls: list[ToolCall], results: dict[str, ToolResult]) -> list
         raise ValueError(f"results do not match the calls: no result for {missing}, results for unknown ids {extra}; "
                          "every call needs exactly one result with its id")
     return [results[c.id] for c in calls]
+
+
+# --- The coupling rule: every call of a reply answered, by its id, in the very next message (slides 003, §7) ---
+
+@dataclass
+class _Turn:
+    """One message as the coupling rule sees it: the calls it makes and the call ids its results answer."""
+
+    where: str  # messages[i]
+    role: JSON
+    calls: list[tuple[str, JSON]] = field(default_factory=list)  # (id, tool name)
+    answers: list[str] = field(default_factory=list)  # the ids its results name, in order
+    text_first: list[str] = field(default_factory=list)  # Anthropic: ids whose tool_result comes after a text block
+
+
+COUPLING_ROLES = {"OpenAI": ("system", "developer", "user", "assistant", "tool"), "Anthropic": ("user", "assistant")}
+
+
+def coupling_problems(dialect: Dialect, conversation: JSON) -> list[str]:
+    """Check a conversation against the coupling rule; return each breach, naming the call id ([]: the API accepts it).
+
+    The rule, as Anthropic's Messages API and OpenAI's Chat Completions enforce it (both refuse a request
+    that breaks it with HTTP 400; Anthropic's "Handle tool calls" and "Parallel tool use" pages, OpenAI's
+    function-calling guide): each call in a reply gets exactly one result, which names the call's id, in
+    the message right after the reply and before anything else. OpenAI: one role "tool" message per call
+    (tool_call_id), straight after the assistant message. Anthropic: one tool_result block per call
+    (tool_use_id), all in the next user message, before any text block. The results may come in any
+    order (the ids match them: match_results); a failed call is answered too, as an error. The
+    conversation is read as the next request, so calls still unanswered at its end are a breach.
+    Example: OpenAI, [assistant with tool_calls call_a, user "thanks"] ->
+             ['messages[0] calls call_a, but messages[1] (role "user") comes next, not the results; ...']
+    """
+    if not isinstance(dialect, (OpenAI, Anthropic)):
+        raise ValueError(f"coupling_problems reads OpenAI and Anthropic conversations, not {dialect.name}: MCP pairs "
+                         "each tools/call response with its request by JSON-RPC id, and the text protocol's results "
+                         "are written by the harness (run_agent), in call order")
+    if not isinstance(conversation, list):
+        return [f"a conversation is an array of messages, got {tool_core.describe(conversation)}"]
+    problems: list[str] = []
+    vendor = "OpenAI" if isinstance(dialect, OpenAI) else "Anthropic"
+    read = _openai_turn if vendor == "OpenAI" else _anthropic_turn
+    turns = [read(f"messages[{i}]", m, problems) for i, m in enumerate(conversation)]
+    for t in turns:
+        if t.role not in COUPLING_ROLES[vendor]:
+            problems.append(f"{t.where} has role {show(t.role)}; {vendor} takes {', '.join(COUPLING_ROLES[vendor])}")
+    _check_pairs(turns, vendor, problems)
+    return problems
+
+
+def _check_pairs(turns: list[_Turn], vendor: str, problems: list[str]) -> None:
+    """Walk the turns: each reply that calls is answered by the turn(s) right after it; any other result is stray."""
+    made: dict[str, str] = {}  # call id -> the message that made it
+    stray: list[tuple[str, str]] = []  # (message, id) of results that follow no calling reply, a run at a time
+    i = 0
+    while i < len(turns):
+        reply = turns[i]
+        if not reply.calls:
+            stray += [(reply.where, x) for x in reply.answers]
+            if not reply.answers:
+                problems += _stray_problems(stray, made)
+            i += 1
+            continue
+        problems += _stray_problems(stray, made)
+        for call_id, _ in reply.calls:
+            if call_id in made:
+                again = "gives two calls" if made[call_id] == reply.where else f"uses again ({made[call_id]} did)"
+                problems.append(f"{reply.where} {again} the call id {call_id}: ids must be unique, or a result "
+                                "cannot say which call it answers")
+            made.setdefault(call_id, reply.where)
+        j = _answer_end(turns, i, vendor)
+        problems += _answer_problems(reply, turns[i + 1:j], turns[j] if j < len(turns) else None, vendor)
+        i = j
+    problems += _stray_problems(stray, made)
+
+
+def _answer_end(turns: list[_Turn], i: int, vendor: str) -> int:
+    """Return where the answer to turns[i] ends: OpenAI's tool messages after it, Anthropic's next user turn."""
+    if vendor == "Anthropic":
+        return i + 2 if i + 1 < len(turns) and turns[i + 1].role == "user" else i + 1
+    j = i + 1
+    while j < len(turns) and turns[j].role == "tool":
+        j += 1
+    return j
+
+
+def _answer_problems(reply: _Turn, answer: list[_Turn], next_turn: _Turn | None, vendor: str) -> list[str]:
+    """Compare one reply's calls with the results in the message(s) right after it."""
+    problems, called, given = [], dict(reply.calls), {}
+    for t in answer:
+        for x in t.answers:
+            if x in given:
+                problems.append(f"{x} is answered twice ({given[x]} and {t.where}): a call gets exactly one result")
+            elif x not in called:
+                problems.append(f"{t.where} answers {x}, which {reply.where} did not call (it called "
+                                f"{', '.join(called)}): a result must name a call of the reply right before it")
+            given.setdefault(x, t.where)
+        if t.text_first:
+            problems.append(f"{t.where} has text before its tool_result blocks ({', '.join(t.text_first)}): the "
+                            "results come first in the message, any text after them")
+    missing = [x for x in called if x not in given]
+    if missing:
+        if answer:
+            span = answer[0].where if len(answer) == 1 else f"{answer[0].where} to {answer[-1].where}"
+            them = "it" if len(missing) == 1 else "them"
+            found = f"{span} hold{'s' if len(answer) == 1 else ''} no result for {them}"
+        elif next_turn is not None:
+            found = f"{next_turn.where} (role {show(next_turn.role)}) comes next, not the results"
+        else:
+            found = "the conversation ends before any result"
+        expected = ('a role "tool" message with its tool_call_id, right after the reply' if vendor == "OpenAI" else
+                    "a tool_result block with its tool_use_id, in the next user message")
+        problems.append(f"{reply.where} calls {', '.join(missing)}, but {found}; the API refuses the request. "
+                        f"Expected for every call, a failed one too (as an error): {expected}")
+    return problems
+
+
+def _stray_problems(stray: list[tuple[str, str]], made: dict[str, str]) -> list[str]:
+    """Say why results that follow no calling reply are refused, a run of them at once (and empty the run).
+
+    A result for a call made earlier comes too late; a result for no call at all answers nothing.
+    """
+    problems, by_call = [], {}
+    for where, call_id in stray:
+        by_call.setdefault(made.get(call_id), []).append((where, call_id))
+    for source, found in by_call.items():
+        span = found[0][0] if len(found) == 1 else f"{found[0][0]} to {found[-1][0]}"
+        verb = f"answer{'s' if len(found) == 1 else ''} {', '.join(call_id for _, call_id in found)}"
+        if source:
+            problems.append(f"{span} {verb} too late: {source} called {'it' if len(found) == 1 else 'them'}, and a "
+                            "result belongs in the very next message, before anything else")
+        else:
+            problems.append(f"{span} {verb}, but no reply before made that call: a result must follow its call")
+    stray.clear()
+    return problems
+
+
+def _openai_turn(where: str, m: JSON, problems: list[str]) -> _Turn:
+    """Read one Chat Completions message: an assistant's tool_calls, or a tool message's tool_call_id."""
+    if not isinstance(m, dict):
+        problems.append(f"{where} is {tool_core.describe(m)}, not a message object")
+        return _Turn(where, None)
+    turn = _Turn(where, m.get("role"))
+    if turn.role == "assistant" and m.get("tool_calls") is not None:
+        entries = m["tool_calls"]
+        if not isinstance(entries, list):
+            problems.append(f"{where}.tool_calls is {tool_core.describe(entries)}; it must be an array of calls")
+            entries = []
+        for k, e in enumerate(entries):
+            call_id = e.get("id") if isinstance(e, dict) else None
+            if not isinstance(call_id, str) or not call_id:
+                problems.append(f"{where}.tool_calls[{k}] has no id (got {show(e)}): its result could not name it")
+                continue
+            function = e.get("function") if isinstance(e.get("function"), dict) else {}
+            turn.calls.append((call_id, function.get("name")))
+    if turn.role == "tool":
+        call_id = m.get("tool_call_id")
+        if isinstance(call_id, str) and call_id:
+            turn.answers.append(call_id)
+        else:
+            problems.append(f"{where} is a tool message without a tool_call_id (got {show(call_id)}): a result must "
+                            "name the call it answers")
+    return turn
+
+
+def _anthropic_turn(where: str, m: JSON, problems: list[str]) -> _Turn:
+    """Read one Messages message: an assistant's tool_use blocks, or a user message's tool_result blocks."""
+    if not isinstance(m, dict):
+        problems.append(f"{where} is {tool_core.describe(m)}, not a message object")
+        return _Turn(where, None)
+    turn, content = _Turn(where, m.get("role")), m.get("content")
+    if not isinstance(content, (str, list)):
+        problems.append(f"{where}.content is {tool_core.describe(content)}; it must be a string or an array of blocks")
+    text_seen = False
+    for k, b in enumerate(content if isinstance(content, list) else []):
+        if not isinstance(b, dict):
+            problems.append(f"{where}.content[{k}] is {tool_core.describe(b)}, not a content block")
+            continue
+        key = "id" if b.get("type") == "tool_use" else "tool_use_id" if b.get("type") == "tool_result" else None
+        if key is None:
+            text_seen = text_seen or b.get("type") == "text"
+        elif not isinstance(b.get(key), str) or not b[key]:
+            problems.append(f"{where}.content[{k}] is a {b['type']} block without its {key} (got {show(b.get(key))})")
+        elif key == "id" and turn.role == "assistant":
+            turn.calls.append((b["id"], b.get("name")))
+        elif key == "tool_use_id" and turn.role == "user":
+            turn.answers.append(b["tool_use_id"])
+            if text_seen:
+                turn.text_first.append(b["tool_use_id"])
+        else:
+            problems.append(f"{where}.content[{k}] is a {b['type']} block in a {show(turn.role)} message; it belongs "
+                            f"in {'an assistant' if key == 'id' else 'a user'} message")
+    return turn
+
+
+# --- 3a. The demos of scripts/10_under_the_hood.py: the wire, the tokens, tool_choice, the coupling rule ---
+
+WIRE_QUESTION = "What caused incident E-1474?"
+WIRE_MODELS = {"OpenAI": "gpt-4o-mini", "Anthropic": "claude-sonnet-4-5"}  # any model id would do; bfcl_lab's defaults
+PAGE_WIDTH = 118
+
+
+def json_lines(value: JSON, width: int = PAGE_WIDTH, indent: str = "  ") -> list[str]:
+    """Lay JSON out for a page as text is: compact, wrapped after the comma between two members (JSON allows any
+    whitespace there); a string longer than a line breaks after a space, the line ending in a backslash (take out
+    the backslash, the newline and the indent, and the JSON is back as it was).
+
+    Example: ({"a": 1, "b": [2, 3]}, 14) -> ['{"a": 1,', '  "b": [2, 3]}']
+    """
+    lines, line = [], ""
+    for piece in _members(json.dumps(value, ensure_ascii=False)):
+        if line.strip() and len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = indent
+        # subtle: compact JSON never has a backslash at the end of a line, so the mark cannot be mistaken for it
+        while len(line + piece.rstrip()) > width and (cut := piece.rfind(" ", 0, width - len(line) - 1)) > 0:
+            lines.append(line + piece[:cut + 1] + "\\")
+            line, piece = indent, piece[cut + 1:]
+        line += piece
+    return lines + [line.rstrip()]
+
+
+def _members(text: str) -> list[str]:
+    """Split compact JSON after each ', ' outside a string: the places a line may end.
+
+    Example: '[1, "a, b"]' -> ['[1, ', '"a, b"]']
+    """
+    pieces, start, in_string, escaped = [], 0, False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            in_string, escaped = escaped or ch != '"', not escaped and ch == "\\"
+        elif ch == '"':
+            in_string = True
+        elif ch == " " and text[i - 1] == ",":
+            pieces.append(text[start:i + 1])
+            start = i + 1
+    return pieces + [text[start:]]
+
+
+def _grid_exchange() -> tuple[Tool, ToolCall, ToolResult, ToolResult, str]:
+    """The exchange of demos 1 and 2: get_incident, the model's call, the result, the same call failing, the answer."""
+    registry, grid = tool_core.orrin_grid_registry()
+    call = ToolCall("get_incident", {"code": "E-1474"})
+    result = registry.call(call.name, call.arguments)
+    grid.archived.add("E-1474")  # the archive back end does not answer: the same call, as an error
+    failed = registry.call(call.name, call.arguments)
+    incident = result.content
+    answer = f"It was {incident['cause']} ({incident['customers_affected']} customers; {incident['status']})."
+    return registry.get(call.name), call, result, failed, answer
+
+
+def _vendor_round_trip(dialect: OpenAI | Anthropic, tool: Tool, call: ToolCall, result: ToolResult,
+                       answer: str) -> list[JSON]:
+    """Write the four bodies of one round trip: request, the call, the request with the result, the answer."""
+    model = WIRE_MODELS[dialect.name]
+    user = {"role": "user", "content": WIRE_QUESTION}
+    reply = dialect.response([call], model=model)
+    _, assistant = dialect.read_response(reply)
+    results = dialect.results([(call, result)])
+    history = [user, assistant] + (results if isinstance(results, list) else [results])
+    return [dialect.request([user], [tool], model), reply, dialect.request(history, [tool], model),
+            dialect.response([], answer, model)]
+
+
+@tool_core.preformatted
+def demo_wire() -> str:
+    """Show one question and one tool through the round trip, as the exact JSON each API receives and returns."""
+    tool, call, result, failed, answer = _grid_exchange()
+    openai = _vendor_round_trip(OpenAI(), tool, replace(call, id="call_1"), result, answer)
+    anthropic = _vendor_round_trip(Anthropic(), tool, replace(call, id="toolu_01"), result, answer)
+    error_block = Anthropic().results([(replace(call, id="toolu_01"), failed)])["content"][0]
+    mcp = MCP()
+    listing = mcp.tools_list([tool])
+    mcp_call = replace(call, id="2")
+    out = [f"The question {WIRE_QUESTION!r} and one tool, get_incident (tool_core's Orrin Grid), through three APIs.",
+           "Each body is written by this module's dialects (the tests read each back with them); a long string breaks "
+           "at a \\.", "",
+           "OpenAI Chat Completions (POST /v1/chat/completions)",
+           "-> request 1: the question and the tools, each {type: function, function: {name, description, parameters}}",
+           *json_lines(openai[0]),
+           '<- response: finish_reason "tool_calls": run the call (its arguments are a JSON string) and keep its id',
+           *json_lines(openai[1]),
+           '-> request 2: model and tools again; its "messages": the reply as it came, then role "tool" + tool_call_id',
+           *json_lines(openai[2]["messages"]),
+           '<- response: finish_reason "stop", and the answer (a failed call has no flag here: its text says so)',
+           *json_lines(openai[3]), "",
+           "Anthropic Messages (POST /v1/messages)",
+           "-> request 1: max_tokens is required; each tool is {name, description, input_schema}",
+           *json_lines(anthropic[0]),
+           '<- response: stop_reason "tool_use"; the call is a tool_use block with an id, its input an object',
+           *json_lines(anthropic[1]),
+           '-> request 2, its "messages": the content echoed, then a user turn whose tool_result block names tool_use_id',
+           *json_lines(anthropic[2]["messages"]),
+           "   and had the archive not answered, the same call's block: is_error, and the model reads why and decides",
+           *json_lines(error_block),
+           '<- response: stop_reason "end_turn", and the answer',
+           *json_lines(anthropic[3]), "",
+           "MCP: JSON-RPC 2.0 between the host and the tool's server (the model never sees these messages)",
+           "-> tools/list, <- the tools (the host hands them to the model in its vendor's form, as above)",
+           *json_lines(listing[0]), *json_lines(listing[1]),
+           "-> tools/call with the model's arguments, <- a CallToolResult: content blocks and isError",
+           *json_lines(mcp.calls([mcp_call])[0]), *json_lines(mcp.results([(mcp_call, result)])[0])]
+    return "\n".join(out)
+
+
+def exchange_parts(tools: list[Tool], call: ToolCall, result: ToolResult, answer: str) -> dict[str, list[str]]:
+    """Write the parts of one exchange as the model reads them: Qwen3's template and tool_core's text protocol.
+
+    The order: system (rules and tools), the question, the model's call, the result, the answer. Qwen's parts are
+    whole turns; the text protocol's are message contents (the chat template of whichever model wraps them).
+    """
+    q = Qwen()
+    return {"Qwen3 template": [q.prompt(tools), q.turn("user", WIRE_QUESTION), q.turn("assistant", q.calls([call])),
+                               q.turn("user", q.results([(call, result)])), q.turn("assistant", answer)],
+            "text protocol": [tool_core.render_tool_prompt(tools), WIRE_QUESTION, tool_core.call_text(call.name, call.arguments),
+                              tool_core.render_tool_results([(call, result)]), answer]}
+
+
+EXCHANGE_PARTS = ["system: the rules and the tools", "user: the question", "assistant: the call", "the result",
+                  "assistant: the answer"]  # the order exchange_parts writes them in
+
+
+def tool_choice_forms(choice: str | dict, tools: list[Tool]) -> dict[str, JSON]:
+    """Write one tool_choice as each reader takes it: OpenAI's and Anthropic's request field, the text protocol's
+    prompt line ('' for auto). MCP has none: its server never meets the model, the host's own request carries it.
+
+    Example: ('any', [get_incident]) -> {'OpenAI': 'required', 'Anthropic': {'type': 'any'},
+             'text protocol': 'This turn you must call at least one tool.'}
+    """
+    choice = choice_among(choice, tools)
+    return {"OpenAI": OpenAI().tool_choice(choice)["tool_choice"],
+            "Anthropic": Anthropic().tool_choice(choice)["tool_choice"],
+            "text protocol": tool_core.tool_choice_rule(text_choice(choice))}
+
+
+def choosing_model(messages: list[dict]) -> str:
+    """Demo 2's scripted model: it obeys the tool_choice line of the system prompt; left free, it answers from memory.
+
+    Like a text-protocol model it reads the request: a line asking for a call (required, or get_incident by name)
+    gets the call; the line for none gets a plain answer; with no line (auto) it answers from the result, or guesses.
+    """
+    system, last = messages[0]["content"], messages[-1]
+    if any(tool_core.tool_choice_rule(c) in system for c in ("required", "get_incident")):
+        return tool_core.call_text("get_incident", {"code": "E-1474"})
+    if tool_core.tool_choice_rule("none") in system:
+        return "I may not look anything up in this turn, so I cannot say what caused E-1474."
+    results = tool_core.parse_tool_results(last["content"]) if last["role"] == "tool" else []
+    if results and "error" not in results[-1]:
+        return f"It was {json.loads(results[-1]['content'])['cause']}."
+    return "It was most likely a storm."  # no result to read: left free, this model guesses
+
+
+def asked_for(system: str, names: typing.Iterable[str]) -> str:
+    """Say which tool_choice a request's system prompt asks for: its rule line, or 'auto' when it has none."""
+    return next((c for c in ("required", "none", *names) if tool_core.tool_choice_rule(c) in system), "auto")
+
+
+def choice_over_turns(choice: str, reset: bool = True, max_steps: int = 2) -> tuple[tool_core.Transcript, list[str]]:
+    """Run choosing_model through run_agent under a tool_choice; return the transcript and what each request asked."""
+    registry, _ = tool_core.orrin_grid_registry()
+    lm = tool_core.ScriptedLM(choosing_model)
+    t = tool_core.run_agent(lm, registry, WIRE_QUESTION, tool_choice=choice, reset_tool_choice=reset, max_steps=max_steps)
+    return t, [asked_for(prompt[0]["content"], registry.names()) for prompt in lm.prompts]
+
+
+def turn_cells(t: tool_core.Transcript, asked: list[str]) -> list[str]:
+    """Write each model turn as '[what the request asked] what the model did'.
+
+    Example: -> ['[get_incident] call get_incident', '[auto] answer']  (a refused call shows its error kind)
+    """
+    cells = []
+    for step, choice in enumerate(asked, 1):
+        calls = [c for c in t.calls if c.step == step]
+        did = ", ".join(f"call {c.name}" + ("" if c.ok else f" ({c.error_kind})") for c in calls) or "answer"
+        cells.append(f"[{choice}] {did}")
+    return cells
+
+
+def _cut(line: str, width: int = PAGE_WIDTH) -> str:
+    """Cut a line to the page, marking the cut with …"""
+    return line if len(line) <= width else line[:width - 1] + "…"
+
+
+@tool_core.preformatted
+def demo_template_and_choice() -> str:
+    """Show demo 1's exchange as the model reads it, with each part's tokens; then tool_choice, written and obeyed."""
+    tool, call, result, _, answer = _grid_exchange()
+    call = replace(call, id="call_1")
+    parts = exchange_parts([tool], call, result, answer)
+    qwen, text = parts["Qwen3 template"], parts["text protocol"]
+    context = "".join(qwen[:4]) + Qwen.generation_prompt  # what the model reads before it writes the answer
+    definitions = [count_tokens(Qwen().tool(tool)), count_tokens(TextProtocol().tool(tool))]
+    rows = [[name, count_tokens(a), count_tokens(b)] for name, a, b in zip(EXCHANGE_PARTS, qwen, text)]
+    rows.insert(1, ["  of which the tool's definition", *definitions])
+    rows.append(["the whole exchange", sum(map(count_tokens, qwen)), sum(map(count_tokens, text))])
+    registry, _ = tool_core.orrin_grid_registry()
+    four = [count_tokens(Qwen().prompt(registry)), count_tokens(tool_core.render_tool_prompt(registry))]
+    out = ["The tokens: demo 1's exchange in Qwen3's chat template, all the model reads before it writes the answer",
+           "(blank lines left out here, wide lines cut at …):",
+           *[_cut("  " + line) for line in context.splitlines() if line], "",
+           "Tokens of each part (count_tokens, the lab's stand-in; it splits <|im_start|>, one token to Qwen's tokenizer):",
+           format_table(["part", "Qwen3 template", "text protocol"], rows),
+           f"The system part goes with every request: {2 * rows[0][1]} and {2 * rows[0][2]} tokens over this exchange's "
+           f"two requests;", f"with all four Orrin Grid tools it is {four[0]} and {four[1]} tokens a request.", ""]
+    forms = [[label, *(show(v, 80) for v in tool_choice_forms(c, [tool]).values())] for label, c in
+             (("auto", "auto"), ("required (any)", "required"), ("none", "none"), ("get_incident", {"name": "get_incident"}))]
+    out += ["tool_choice, as each request writes it (MCP has none: the host's own request to its model carries it):",
+            format_table(["choice", 'OpenAI "tool_choice"', 'Anthropic "tool_choice"'], [r[:3] for r in forms]),
+            "The text protocol can only ask, with a line in the system prompt (no line for auto), and check the reply:",
+            *[f"  {r[0]:<15} {r[3]}" for r in forms[1:]], ""]
+    runs = [(c, r, *choice_over_turns(c, r)) for c, r in [("auto", True), ("required", True), ("get_incident", True),
+                                                          ("none", True), ("get_incident", False)]]
+    table = [[c if r else f"{c}, no reset", *(turn_cells(t, asked) + [""])[:2], t.stop_reason] for c, r, t, asked in runs]
+    forced, none = runs[2][2], runs[3][2]
+    out += ["run_agent over one question, 4 Orrin Grid tools, a scripted model that obeys the line and, left free, guesses:",
+            format_table(["tool_choice", "turn 1 [the request asks]", "turn 2", "stop"], table),
+            f"  forced, it writes {forced.messages[2]['content']}",
+            f"  none forces {none.final_answer!r}",
+            f"  auto let it guess {runs[0][2].final_answer!r}; the record says {result.content['cause']}.",
+            "A forced choice returns to auto once a call has succeeded (reset_tool_choice; the OpenAI Agents SDK resets after",
+            "any call, here a failed forced call keeps it, for the fix); without the reset the tool is forced on every turn."]
+    return "\n".join(out)
+
+
+# Demo 4, the coupling rule (slides 003, §7): coupling_problems over four next requests in two dialects
+
+COUPLING_TEAMS = ("firmware", "design", "sales")  # Cardinal has no sales team: the third call fails
+COUPLING_IDS = {"OpenAI": ("call_a", "call_b", "call_c"), "Anthropic": ("toolu_01", "toolu_02", "toolu_03")}
+COUPLING_CASES = ("1. results in call order", "2. results out of order", "3. the failed call's result left out",
+                  "4. something before the results")
+
+
+def _people_result(status: int, payload: JSON) -> ToolResult:
+    """Write a Cardinal /people answer as a result: the names, or the API's error."""
+    if status == 200:
+        return ToolResult(True, content=[p["name"] for p in payload])
+    return ToolResult(False, error_kind="execution_error", message=f"HTTP {status}: {payload['error']}")
+
+
+def coupling_conversation(dialect: Dialect, case: int) -> tuple[list[dict], list[ToolCall]]:
+    """Build demo_coupling's next request for case 1-4 in a dialect: the question, the three calls, the results."""
+    api = CardinalAPI(token="unused")
+    ids = COUPLING_IDS["OpenAI" if isinstance(dialect, OpenAI) else "Anthropic"]
+    calls = [ToolCall("list_people", {"team": team}, id=i) for team, i in zip(COUPLING_TEAMS, ids)]
+    pairs = [(c, _people_result(*api.list_people({"team": c.arguments["team"]}, None))) for c in calls]
+    pairs = {2: [pairs[1], pairs[0], pairs[2]], 3: pairs[:2]}.get(case, pairs)  # the slide's order: 02, 01, 03
+    answer = dialect.results(pairs)
+    if case == 4 and isinstance(answer, list):  # OpenAI: a user message between the reply and its results
+        answer = [{"role": "user", "content": "Any luck?"}] + answer
+    elif case == 4:  # Anthropic: a text block before the tool_result blocks
+        answer["content"] = [{"type": "text", "text": "Here are the results:"}] + answer["content"]
+    question = {"role": "user", "content": "Who is in the firmware, design and sales teams?"}
+    return [question, dialect.calls(calls)] + (answer if isinstance(answer, list) else [answer]), calls
+
+
+def _numbered(problems: list[str]) -> str:
+    """Join problems for one table cell. Example: ['a', 'b'] -> '(1) a (2) b'; ['a'] -> 'a'"""
+    return problems[0] if len(problems) == 1 else " ".join(f"({n}) {p}" for n, p in enumerate(problems, 1))
+
+
+def _verdict(dialect: Dialect, case: int) -> str:
+    """Say what the reader finds in one case; for a pairing it accepts, how the ids put the results in call order."""
+    conversation, calls = coupling_conversation(dialect, case)
+    problems = coupling_problems(dialect, conversation)
+    if problems:
+        return "refused: " + _numbered(problems)
+    sent = conversation[2:] if isinstance(dialect, OpenAI) else conversation[2]
+    order = ([m["tool_call_id"] for m in sent] if isinstance(dialect, OpenAI)
+             else [b["tool_use_id"] for b in sent["content"]])
+    matched = match_results(calls, dialect.read_results(sent))
+    return (f"accepted: sent {', '.join(order)}; matched by id: "
+            + ", ".join(f"{c.id} {'ok' if r.ok else 'error'}" for c, r in zip(calls, matched)))
+
+
+def _where_results_go() -> list[list[str]]:
+    """Read case 1's results out of what each dialect writes: where each stands, the id it names, its error mark."""
+    openai, _ = coupling_conversation(OpenAI(), 1)
+    anthropic, _ = coupling_conversation(Anthropic(), 1)
+    rows = [["OpenAI", f"messages[{k}], role tool", f"tool_call_id {m['tool_call_id']}",
+             "(no flag) text starts 'Error: '" if m["content"].startswith("Error: ") else "", m["content"]]
+            for k, m in enumerate(openai[2:], 2)]
+    rows += [["Anthropic", f"messages[2], block {k}", f"tool_use_id {b['tool_use_id']}",
+              "is_error: true" if b.get("is_error") else "", b["content"]]
+             for k, b in enumerate(anthropic[2]["content"])]
+    return rows
+
+
+@tool_core.preformatted
+def demo_coupling() -> str:
+    """Show the coupling rule through OpenAI's and Anthropic's dialects: four cases, an is_error result, bad input."""
+    cases = [[title, _verdict(OpenAI(), n), _verdict(Anthropic(), n)] for n, title in enumerate(COUPLING_CASES, 1)]
+    openai, anthropic = coupling_conversation(OpenAI(), 1)[0], coupling_conversation(Anthropic(), 1)[0]
+    anthropic[2]["content"][2]["tool_use_id"] = "toolu_09"  # a mistyped id: toolu_03 is left unanswered
+    bad = [("not a list", OpenAI(), {"role": "tool", "tool_call_id": "call_a", "content": "[]"}),
+           ("an unknown id", Anthropic(), anthropic), ("a duplicate id", OpenAI(), openai[:3] + openai[2:])]
+    return "\n".join([
+        "The coupling rule (Anthropic's tool-use pages, OpenAI's function-calling guide; in our words): every call in",
+        "a reply gets exactly one result, which names the call's id, in the very next message, before anything else.",
+        "Any order will do: the ids match them. Leave one out (a failed call's too) or put anything before them, and",
+        "the API refuses the whole request (HTTP 400).", "",
+        "One reply makes three parallel calls: list_people(team=...) for " + ", ".join(COUPLING_TEAMS) + ". Cardinal "
+        "has no sales team,", "so the third call fails. Where each result goes (case 1), read out of what each "
+        "dialect writes:",
+        format_table(["dialect", "where", "names its call", "error mark", "content"], _where_results_go(),
+                     [0, 0, 0, 18, 44]),
+        "The failed call's result stands in its place among the others, in the same next message; the ids, not the",
+        "positions, tie each result to its call.", "",
+        "The next request in four cases, checked by interfaces.coupling_problems:",
+        format_table(["case", "OpenAI Chat Completions", "Anthropic Messages"], cases, [20, 47, 47]), "",
+        "Bad input gets an error that says what is wrong, never a crash:",
+        format_table(["input", "what coupling_problems says"],
+                     [[label, _numbered(coupling_problems(d, conversation))] for label, d, conversation in bad],
+                     [0, 96])])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -635,7 +635,7 @@ def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[
         modes.append("unknown tool")
     if _wrong_read(task, calls):
         modes.append("wrong tool selection")
-    if _invented(turns):
+    if tool_core.invented_ids(transcript):  # an id no user message or tool result had shown
         modes.append("invented argument")
     if any(a.name == b.name and a.arguments == b.arguments and not a.ok and not b.ok for a, b in zip(calls, calls[1:])):
         modes.append("repeated failing call")
@@ -678,20 +678,6 @@ def non_deterministic(trials: list[Trial]) -> bool:
     """
     outcomes = {t.success for t in trials}
     return len(outcomes) == 2
-
-
-_ID = re.compile(r"\b[A-Z]-\d+\b")
-
-
-def _invented(turns: list[tuple[str, str, list]]) -> bool:
-    shown: set[str] = set()  # whole ids seen so far: "C-11" is not shown by "C-118"
-    for role, text, calls in turns:
-        for call in calls:
-            if any(str(v) not in shown for k, v in call.arguments.items() if k.endswith("_id")):
-                return True
-        if role != "assistant":
-            shown |= set(_ID.findall(text))
-    return False
 
 
 def _policy_broken(turns: list[tuple[str, str, list]], transcript: tool_core.Transcript, final: dict) -> bool:

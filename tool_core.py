@@ -26,6 +26,7 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      turn in parallel -> results appended -> model), with tool_choice.
   8. Orrin Grid, the demo tools, and 9. the demos behind scripts/03_harness.py: print_demos (every
      script's layout, and --vs-handout's crosswalk with handout 001: HandoutFigure), then the demos.
+     9b: scripts/10_under_the_hood.py's demo 3, parallel calls on a simulated clock, and invented_ids.
 
 What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
 the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs,
@@ -2033,14 +2034,17 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
     back in one message, in call order. Parse and tool errors go back as results too; a call
     that fails the same way in two turns ends the run. tool_choice (auto, required, none or a
     tool's name, as the vendors define them) is asked for in the system prompt of each request
-    and checked on the reply; it applies until a tool has run, then resets to 'auto'
-    (reset_tool_choice, as the OpenAI Agents SDK does) so a forced call cannot loop forever.
+    and checked on the reply; it applies until a call has succeeded, then resets to 'auto'
+    (reset_tool_choice, as the OpenAI Agents SDK does) so a forced call cannot loop forever
+    (a forced call that failed keeps the choice, so the model can correct it).
     transcript: continue a conversation: the user's next message is appended to it and the
     agent takes its next turn (a multi-turn dialogue is one run_agent per user message);
     max_steps then counts this turn's model calls, and call ids go on from the last one.
     """
-    if tool_choice not in TOOL_CHOICES and tool_choice not in registry:
-        raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or a tool name, got {tool_choice!r}")
+    if not isinstance(tool_choice, str) or (tool_choice not in TOOL_CHOICES and tool_choice not in registry):
+        # subtle: checked for a str first: the dialects' {"name": ...} would crash the registry's lookup (unhashable)
+        raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or the name of a tool in the registry "
+                         f"({', '.join(registry.names()) or 'none'}), as a string; got {tool_choice!r}")
     if transcript is None:
         t = Transcript()
         t.add("system", system if system is not None else render_tool_prompt(registry))
@@ -2300,13 +2304,14 @@ def print_demos(sections: list[tuple[str, Callable[[], str]]], handout: tuple | 
     try:
         if handout is not None:
             script, figures, style = handout
+            if not figures:  # nothing to compare: no demo needs computing
+                print(f"Handout 001 describes scripts 01 to 07; script {script} comes from lectures 002 and 003, so "
+                      "there is no figure of handout 001 to compare.")
+                return
             outputs = {int(title.split(".")[0].split()[-1]) if title.startswith("Demo ") else 0: demo()
                        for title, demo in sections}  # a section that is not 'Demo N.' is demo 0
             rows = handout_rows(script, figures, outputs)
-            if not figures:
-                print(f"Handout 001 describes scripts 01 to 07; script {script} comes from lectures 002 and 003, so "
-                      "there is no figure of handout 001 to compare.")
-            elif style == "markdown":
+            if style == "markdown":
                 print("\n".join([readme_row(HANDOUT_HEADERS), readme_row(["---"] * len(HANDOUT_HEADERS))]
                                  + [readme_row(row) for row in rows]))
             else:
@@ -2516,3 +2521,255 @@ HANDOUT_03: list[HandoutFigure] = [
                   "the same stand-in tokenizer and the lab's own tool descriptions; the rules cost 198 here against "
                   "about 105 implied by the handout (521 - 4 x 104)"),
 ]
+
+
+# --- 9b. The demo of scripts/10_under_the_hood.py here: parallel calls (one turn or four; dependent calls) ---
+
+class SimulatedClock:
+    """Declared latencies instead of sleeps, so a demo about waiting takes no time and prints the same figure each run.
+
+    A timed tool advances busy_ms by its declared milliseconds when it runs: what the calls cost one by one.
+    A call cannot see which calls run beside it, so what overlapped is the loop's to say: run_agent logs each
+    call's (step, batch), one pair for the read-only calls it ran concurrently (on at most max_workers threads)
+    and a batch of its own for a call with side effects. wall_ms lays the declared latencies out on that log
+    as the thread pool runs them: the waiting a real clock would measure.
+    """
+
+    def __init__(self) -> None:
+        self.latency_ms: dict[str, int] = {}  # declared, per tool
+        self.busy_ms = 0
+        self._lock = threading.Lock()  # concurrent calls advance the clock from several threads
+
+    def timed(self, tool: Tool, ms: int, read_only: bool | None = None) -> Tool:
+        """Return a copy of the tool that advances this clock by `ms` when it runs, instead of sleeping that long."""
+        def run(**arguments):
+            with self._lock:
+                self.busy_ms += ms
+            return tool.fn(**arguments)
+        self.latency_ms[tool.name] = ms
+        timed = copy.copy(tool)
+        timed.fn, timed.read_only = run, tool.read_only if read_only is None else read_only
+        return timed
+
+    def wall_ms(self, transcript: Transcript, max_workers: int) -> int:
+        """Return a run's tool time as the loop scheduled it: batch after batch, each as long as its thread pool."""
+        batches: dict[tuple[int, int], list[int]] = {}
+        for c in transcript.calls:
+            ran = c.ok or c.error_kind == "execution_error"  # a refused call (invalid, not allowed) never ran
+            batches.setdefault((c.step, c.batch), []).append(self.latency_ms.get(c.name, 0) if ran else 0)
+        return sum(pool_ms(latencies, max_workers) for latencies in batches.values())
+
+
+def pool_ms(latencies: list[int], workers: int) -> int:
+    """Return how long a thread pool takes for one batch: each call starts, in order, on the first free worker.
+
+    Example: ([200, 200, 200, 200, 200], 4) -> 400 (four at once, then the fifth)
+    """
+    free = [0] * max(1, min(workers, len(latencies)))
+    for ms in latencies:
+        free[free.index(min(free))] += ms
+    return max(free)
+
+
+def invented_ids(transcript: Transcript) -> list[str]:
+    """Name each id argument (key `id` or `..._id`) whose value no user message or tool result showed before its turn.
+
+    A call written in the same reply as the call whose result it needs has not seen that result: whatever id
+    it carries is a guess, even when the guess exists. service_env's classify names the same thing in a
+    whole trajectory "invented argument". The system prompt does not count: an example in a description is
+    no evidence.
+    Example: find_customer + get_account(customer_id="C-212") in one reply -> ['call_2 get_account: customer_id ...']
+    """
+    shown, before_turn = [], {}
+    for m in transcript.messages[1:]:
+        if m["role"] == "assistant":
+            before_turn[len(before_turn) + 1] = "\n".join(shown)  # model turn n is CallRecord.step n
+        else:
+            shown.append(m["content"])
+    found = []
+    for c in transcript.calls:
+        for key, value in (c.arguments.items() if isinstance(c.arguments, dict) else ()):
+            if (key == "id" or key.endswith("_id")) and not _shows(before_turn.get(c.step, ""), value):
+                found.append(f"{c.id} {c.name}: {key}={show(value)} was in no user message or tool result "
+                             "before this turn")
+    return found
+
+
+def _shows(text: str, value: JSON) -> bool:
+    """Say whether text holds the value as a whole token ("C-11" is not shown by "C-118")."""
+    whole = rf"(?<![\w-]){re.escape(str(value))}(?![\w-])"
+    return isinstance(value, (str, int)) and re.search(whole, text) is not None
+
+
+TOOL_MS = 200  # every tool's declared latency in this demo, as in lesson 002's "five 200 ms fetches"
+LOOKUPS = [("get_incident", {"code": "E-1474"}), ("get_incident", {"code": "E-1502"}),
+           ("get_substation", {"substation_id": "SS-218"}), ("get_substation", {"substation_id": "SS-031"})]
+LOOKUP_QUESTION = "Are E-1474 and E-1502 resolved, and who maintains SS-218 and SS-031?"
+# what scripts/benchmark.py's parallel_speedup measured with real 200 ms sleeps (README, Performance)
+BENCHMARK_PARALLEL = "1.0 s one by one, 0.2 s concurrently"  # its row "five 200 ms tools in one reply"
+
+
+def _results_so_far(messages: list[Message]) -> list[dict]:
+    return [r for m in messages if m["role"] == "tool" for r in parse_tool_results(m["content"])]
+
+
+def lookup_model(per_turn: int) -> ScriptedLM:
+    """A scripted model for LOOKUPS: `per_turn` calls a reply until all are answered, then the answer they give."""
+    def reply(messages: list[Message]) -> str:
+        done = _results_so_far(messages)
+        if len(done) < len(LOOKUPS):
+            return "\n".join(call_text(name, args) for name, args in LOOKUPS[len(done): len(done) + per_turn])
+        found = [json.loads(r["content"]) for r in done]
+        return "; ".join([f"{x['code']} is {x['status']}" for x in found if "code" in x]
+                         + [f"{x['id']} is maintained by {x['maintainer']}" for x in found if "maintainer" in x]) + "."
+    return ScriptedLM(reply)
+
+
+def _timed_run(lm: ScriptedLM, question: str, registry: ToolRegistry, clock: SimulatedClock,
+               max_workers: int = 4) -> tuple[Transcript, int]:
+    """Run the loop over timed tools; return the transcript and its simulated tool time in ms."""
+    t = run_agent(lm, registry, question, max_workers=max_workers)
+    return t, clock.wall_ms(t, max_workers)
+
+
+def _timed_grid(clock: SimulatedClock, read_only: bool | None = None) -> ToolRegistry:
+    """Return the Orrin Grid tools, each taking TOOL_MS on the clock (read_only=False: all with side effects)."""
+    registry, _ = orrin_grid_registry()
+    return ToolRegistry(clock.timed(t, TOOL_MS, read_only) for t in registry)
+
+
+def _input_tokens(lm: ScriptedLM) -> int:
+    """Count what the model was sent over a run: every request carries the whole conversation again."""
+    return sum(count_tokens(m["content"]) for prompt in lm.prompts for m in prompt)
+
+
+def _one_reply_ms(calls: list[tuple[str, dict]], read_only: bool | None, max_workers: int) -> int:
+    """Simulated tool time of one reply that makes all these calls, then a final answer."""
+    clock = SimulatedClock()
+    lm = ScriptedLM(["\n".join(call_text(n, a) for n, a in calls), "Done."])
+    return _timed_run(lm, LOOKUP_QUESTION, _timed_grid(clock, read_only), clock, max_workers)[1]
+
+
+DEMO_CUSTOMERS = {"C-107": {"name": "Gil Varga", "outage_logged": True},  # two of service_env's customers
+                  "C-212": {"name": "Ana Reyes", "outage_logged": False}}
+
+
+def customer_registry(clock: SimulatedClock) -> ToolRegistry:
+    """Build find_customer and get_account (the second needs the first's result), each taking TOOL_MS on the clock."""
+    registry = ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def find_customer(name: str) -> dict:
+        """Find a customer by full name; returns the customer id.
+
+        Args:
+            name: the customer's full name
+        """
+        for customer_id, c in DEMO_CUSTOMERS.items():
+            if c["name"].lower() == name.strip().lower():
+                return {"customer_id": customer_id}
+        raise LookupError(f"no customer named {name!r}")
+
+    @registry.tool(read_only=True)
+    def get_account(customer_id: str) -> dict:
+        """Get a customer's account: name and whether an outage is logged.
+
+        Args:
+            customer_id: the id find_customer returns
+        """
+        if customer_id not in DEMO_CUSTOMERS:
+            raise LookupError(f"no customer {customer_id!r}; look customers up by name with find_customer")
+        return dict(DEMO_CUSTOMERS[customer_id])
+
+    return ToolRegistry(clock.timed(t, TOOL_MS) for t in registry)
+
+
+CUSTOMER_QUESTION = "Is an outage logged on Gil Varga's account?"
+FIND = call_text("find_customer", {"name": "Gil Varga"})
+
+
+def _account_answer(messages: list[Message]) -> str:
+    account = next(json.loads(r["content"]) for r in _results_so_far(messages) if r["name"] == "get_account")
+    return f"Gil Varga has {'an' if account['outage_logged'] else 'no'} outage logged."
+
+
+def guessing_model() -> ScriptedLM:
+    """Both calls in one reply: get_account cannot wait for find_customer's result, so it carries a guessed id."""
+    return ScriptedLM(lambda messages: _account_answer(messages) if _results_so_far(messages) else
+                      FIND + "\n" + call_text("get_account", {"customer_id": "C-212"}))
+
+
+def waiting_model() -> ScriptedLM:
+    """One call a turn: get_account takes the id out of find_customer's result."""
+    def reply(messages: list[Message]) -> str:
+        done = _results_so_far(messages)
+        if not done:
+            return FIND
+        if len(done) == 1:
+            return call_text("get_account", {"customer_id": json.loads(done[0]["content"])["customer_id"]})
+        return _account_answer(messages)
+    return ScriptedLM(reply)
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:.1f} s"
+
+
+@preformatted
+def demo_parallel_turns() -> str:
+    """Show four independent lookups as one call a turn and as one reply, then why dependent calls need two turns."""
+    rows, answers = [], set()
+    for label, per_turn in (("one call per turn", 1), ("all four in one reply", len(LOOKUPS))):
+        clock, lm = SimulatedClock(), lookup_model(per_turn)
+        t, wall = _timed_run(lm, LOOKUP_QUESTION, _timed_grid(clock), clock)
+        answers.add(t.final_answer)
+        rows.append([label, t.steps, len(t.messages), sum(m["role"] == "tool" for m in t.messages),
+                     _seconds(clock.busy_ms), _seconds(wall), _input_tokens(lm)])
+    (_, one, _, _, summed, one_wall, _), (_, both, _, _, _, both_wall, _) = rows
+    five = LOOKUPS + [("search_incidents", {"filters": {"status": "open"}})]
+    schedule = [["four calls with side effects (read_only=False): one by one, in order",
+                 _seconds(_one_reply_ms(LOOKUPS, False, 4))],
+                ["four read-only calls, max_workers=2: two at a time", _seconds(_one_reply_ms(LOOKUPS, None, 2))],
+                ["five read-only calls, the default max_workers=4: the fifth waits for a worker",
+                 _seconds(_one_reply_ms(five, None, 4))],
+                ["five calls, max_workers=5: with side effects / read-only (scripts/benchmark.py's case)",
+                 f"{_seconds(_one_reply_ms(five, False, 5))} / {_seconds(_one_reply_ms(five, None, 5))}"]]
+    return "\n".join([
+        f"(a) One turn or four: {len(LOOKUPS)} independent lookups, each tool {TOOL_MS} ms on a simulated clock "
+        "(declared, no sleep)", f"question: {LOOKUP_QUESTION}", "",
+        format_table(["", "model requests", "messages", "result messages", "tools, summed", "tools, waited",
+                      "input tokens"], rows), "",
+        f"model requests: Transcript.steps, one per model turn: {one - 1} that call + 1 that answers, against 1 + 1. "
+        "N calls one", f"  per turn take N + 1 requests, all in one reply {both} whatever N (slides 003 §7: three "
+        "searches, 4 requests against 2).",
+        "messages: system + user, then each turn's reply and, if it called, one message with all that turn's results.",
+        f"tools, summed: {TOOL_MS} ms a call, added up ({summed} both ways). tools, waited: as run_agent ran them, "
+        "by its log's", "  (step, batch): a turn's read-only calls at once on its thread pool, turn after turn: "
+        f"{one_wall} against {both_wall}.",
+        "input tokens: count_tokens over every request, since each request sends the whole conversation again.",
+        "both runs give the same answer:", f"  {' | '.join(sorted(answers))}", "",
+        "The waiting follows the loop's schedule; the same one reply, other settings:",
+        format_table(["reply and settings", "tools, waited"], schedule),
+        f"  measured by scripts/benchmark.py (parallel_speedup, real 200 ms sleeps): {BENCHMARK_PARALLEL}",
+        '  lesson 002: "five 200 ms fetches: about 1 s sequential vs about 200 ms parallel"', ""]
+        + _dependent_calls())
+
+
+def _dependent_calls() -> list[str]:
+    """Part (b): find a customer, then read the account; in one reply the id is a guess, in two turns it is read."""
+    out = ["(b) Dependent calls cannot share a turn: get_account needs the id that find_customer returns"]
+    for label, lm in (("both in one reply: the model must guess the id", guessing_model()),
+                      ("two turns: the second call takes the id from the first result", waiting_model())):
+        clock = SimulatedClock()
+        t, wall = _timed_run(lm, CUSTOMER_QUESTION, customer_registry(clock), clock)
+        flagged = invented_ids(t)
+        registry_says = ", ".join(f"{c.id} {'ok' if c.ok else c.error_kind}" for c in t.calls)
+        out += [f"{label}:", t.render(width=118),
+                f"   registry: {registry_says} (each id exists and matches the schema); "
+                f"{t.steps} model requests, {_seconds(wall)} waited",
+                "   invented_ids: " + ("; ".join(flagged) if flagged else "none: every id came from a result")]
+    out += ["The guess ran beside find_customer, so it could not have seen C-107. It named a real customer, so nothing",
+            "failed, and Ana Reyes's account was reported as Gil Varga's. Only a check of where an argument came from",
+            "catches it (service_env's classify: 'invented argument'). The system prompt's rule 1 asks for several",
+            "calls in one reply only when none needs another's result."]
+    return out

@@ -12,10 +12,12 @@ with the script and demo that show it:
      Schick et al., 2023, "Toolformer: Language Models Can Teach Themselves to Use Tools",
      section 2: candidate calls, execution through a tool_core.ToolRegistry, the weighted-loss
      filter L- - L+ >= tau_f (the worked numbers first); then step 4, retraining on the
-     augmented text and measuring where the model now writes "[".
-  8. ToolkenGPT's training target                              scripts/02 demo 4
+     augmented text and measuring where the model now writes "["; at inference
+     (`decode_with_tools`, demo 5) the harness runs each call the model writes at "->".
+  8. ToolkenGPT's training target                              scripts/02 demos 4-5
      Hao et al., 2023: a toolken at the first result token, the other result tokens marked
-     [N/A] and left out of the loss.
+     [N/A] and left out of the loss; at inference (`tool_mode`, demo 5) a predicted toolken
+     switches to a prompt with the tool's demonstration, and its result fills those places.
   9-10. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py.
   11-16. Constrained decoding                                  scripts/08 demos 1-6
      A byte-pair vocabulary learned from the lab's text and calls, one n-gram per tool writing
@@ -27,10 +29,13 @@ with the script and demo that show it:
   17. The demos behind scripts/08_constrained_decoding.py.
 
 What it leaves out: the paper samples candidate positions and calls from the model itself
-(p_i > tau_s with a few-shot prompt); we generate them with rules. The paper fine-tunes GPT-J
-and lets it write arguments and execute calls at inference; our retrained trigram only shows
-the "where to call" half. Search and translation tools are left out; our corpus needs a
-calculator, a question-answering tool over a small knowledge base, and a calendar.
+(p_i > tau_s with a few-shot prompt); we generate them with rules. The paper fine-tunes GPT-J,
+which reads the arguments from its context at inference; our retrained trigram learns where to
+call and which tool, but writes arguments from memory (demo 5), and it opens a call only when
+"[" is its argmax (the paper: among the 10 likeliest). ToolkenGPT's tool mode fills arguments
+by in-context learning; a copy rule (`fill_arguments`) stands in. Search and translation tools
+are left out; our corpus needs a calculator, a question-answering tool over a small knowledge
+base, and a calendar.
 """
 from __future__ import annotations
 
@@ -804,6 +809,142 @@ def retrain(run: ToolformerRun, tau: float | None, tests: list[Text]) -> Retrain
     return Retrained(chosen, augmented, lm, call_sites(lm, tests))
 
 
+# At inference: the retrained model decodes, and the harness runs the calls it writes (scripts/02 demo 5)
+
+@dataclass
+class DecodedCall:
+    """One call opened while decoding: where, what the model wrote, what came back, what the harness wrote."""
+
+    at: int  # index of its "[" in Decoded.tokens
+    arrow: int | None  # index of its "->"; None when the text ended inside the call
+    written: str  # what the model wrote after "[" (up to "->", or to where the text ended)
+    result: tool_core.ToolResult  # the registry's answer; "truncated" when the text ended inside the call
+    inserted: list[str] = field(default_factory=list)  # what the harness wrote after "->": the result and "]"
+
+
+@dataclass
+class Decoded:
+    """A prompt and what decoding wrote after it: the model's tokens, the harness's inserted among them."""
+
+    prompt: list[str]
+    tokens: list[str]
+    calls: list[DecodedCall]
+
+    def text(self) -> str:
+        """Return the prompt and its continuation as one text."""
+        return detokenize(self.prompt + self.tokens)
+
+    def by_harness(self) -> set[int]:
+        """Return the indices of self.tokens that the harness wrote (results and "]"), not the model."""
+        return {c.arrow + 1 + j for c in self.calls if c.arrow is not None for j in range(len(c.inserted))}
+
+    def after(self, call: DecodedCall) -> list[str]:
+        """Return what the model wrote after a call's "]"."""
+        return self.tokens[call.arrow + 1 + len(call.inserted):] if call.arrow is not None else []
+
+
+CALL_MARKS = frozenset({"[", "->", "]"})
+
+
+def parse_call(written: str, registry: tool_core.ToolRegistry) -> tuple[str, dict] | None:
+    """Read a written call back into (tool, arguments), Candidate.call in reverse; None if it is not Tool(...).
+
+    The argument, its quotes dropped, fills the tool's one parameter; a tool the registry does not
+    know gets no arguments, and the registry says it is unknown.
+    Example: 'Calculator(120 + 85)' -> ('Calculator', {'expression': '120 + 85'})
+    """
+    shaped = re.fullmatch(r"(\w+)\((.*)\)", written)
+    if not shaped:
+        return None
+    name, inside = shaped.groups()
+    tool = registry.get(name)
+    slots = list(tool.parameters.get("properties", {})) if tool else []
+    inside = inside[1:-1] if len(inside) >= 2 and inside[0] == inside[-1] == '"' else inside
+    return name, ({slots[0]: inside} if slots and inside else {})
+
+
+def call_rank(lm: NGramLM, context: list[str], limit: int = 10) -> int | None:
+    """Return where "[" ranks among the next tokens ("->" and "]" left out), 0 for the argmax; None past limit."""
+    ranked: list[str] = []
+    while len(ranked) < limit:
+        ranked.append(lm.most_likely(context, exclude=frozenset(ranked) | {"->", "]"}))
+        if ranked[-1] == "[":
+            return len(ranked) - 1
+    return None
+
+
+def next_token(lm: NGramLM, context: list[str], in_call: bool, may_call: bool, k: int = 1) -> str:
+    """Write the next token: the argmax, under the call syntax.
+
+    Outside a call the model never writes "->" or "]" (they only end a call), and it writes "[" when
+    may_call and "[" is among its k likeliest tokens (k = 1: the argmax; the paper uses k = 10).
+    Inside a call it writes no second "[" and no "]": closing the call is the harness's job.
+    """
+    if in_call:
+        return lm.most_likely(context, exclude=frozenset({"[", "]"}))
+    if may_call and call_rank(lm, context, k) is not None:
+        return "["
+    return lm.most_likely(context, exclude=CALL_MARKS)
+
+
+def decode_with_tools(lm: NGramLM, prompt: list[str], registry: tool_core.ToolRegistry, k: int = 1,
+                      max_calls: int = 1, max_tokens: int = 30) -> Decoded:
+    """Continue prompt greedily; when the model writes "->", run its call and write the result and "]".
+
+    Toolformer at inference (handout 3.5; Schick et al., 2023): the model decodes as usual; at "->"
+    the harness stops it, runs the call, writes the result and the closing bracket, and decoding
+    goes on with the result in its context. k is the paper's rule for opening a call (next_token);
+    at most max_calls calls per text, as the paper allows one. A call that is no Tool(...) gets
+    "bad_name" and the harness writes its error kind; a text that ends inside a call leaves the call
+    "truncated", never run: each is counted, not dropped.
+    """
+    out, opened = Decoded(list(prompt), [], []), None
+    while len(out.tokens) < max_tokens:
+        word = next_token(lm, out.prompt + out.tokens, opened is not None, len(out.calls) < max_calls, k)
+        if word == EOS:
+            break
+        out.tokens.append(word)
+        if word == "[":
+            opened = len(out.tokens) - 1
+        elif word == "->":
+            call = run_written_call(out.tokens, opened, registry)
+            out.calls.append(call)
+            out.tokens += call.inserted
+            opened = None
+    if opened is not None:
+        out.calls.append(DecodedCall(opened, None, detokenize(out.tokens[opened + 1:]), tool_core.ToolResult(
+            False, error_kind="truncated", message="the text ended inside the call; nothing ran")))
+    return out
+
+
+def run_written_call(tokens: list[str], opened: int, registry: tool_core.ToolRegistry) -> DecodedCall:
+    """Run the call between tokens[opened] ("[") and the last token ("->"); say what the harness writes next."""
+    written = detokenize(tokens[opened + 1: -1])
+    parsed = parse_call(written, registry)
+    result = registry.call(*parsed) if parsed else tool_core.ToolResult(
+        False, error_kind="bad_name", message=f"{written!r} is not Tool(argument); nothing ran")
+    shown = result.text if result.ok else "error: " + result.error_kind.replace("_", " ")
+    return DecodedCall(opened, len(tokens) - 1, written, result, tokenize(shown) + ["]"])
+
+
+def unwritten(before: list[str], result: list[str]) -> list[str]:
+    """Return the part of a result the text has not written yet: less any of its start that ends `before`.
+
+    Example: (['is', 'Thursday', ','], ['Thursday', ',', 'October', '15']) -> ['October', '15']
+    """
+    done = max(n for n in range(min(len(before), len(result)) + 1) if before[len(before) - n:] == result[:n])
+    return result[done:]
+
+
+def copies_result(before: list[str], result: list[str], after: list[str]) -> bool:
+    """Say whether the text after a call (`after`) goes on with the result's unwritten part.
+
+    Example: (['is', 'Thursday', ','], ['Thursday', ',', 'October', '15'], ['October', '15', '.']) -> True
+    """
+    rest = unwritten(before, result)
+    return bool(rest) and after[: len(rest)] == rest
+
+
 # ---------------------------------------------------------------------------------------------
 # --- 8. ToolkenGPT: a tool as a token, and the loss that skips its results ---
 # ---------------------------------------------------------------------------------------------
@@ -897,6 +1038,181 @@ def toolken_loss_table(frozen: NGramLM, head: ToolkenHead, tokens: list[str], ta
             p = head.prob("<word>", tokens[:j]) * frozen.prob(tt, tokens[:j])
         rows.append((j, t, tt, -math.log(p)))
     return rows
+
+
+# At inference: a predicted toolken switches to tool mode, and its result comes back (scripts/02 demo 5)
+
+# toolken -> the worked call its tool mode shows: the text before the call, the call's arguments
+TOOLKEN_DEMONSTRATIONS: dict[str, tuple[str, tuple[int, ...]]] = {
+    "[square]": ("A square room has sides of 12 feet, so the area is", (12,)),
+    "[add]": ("The crew strung 120 and 85 meters of cable, so the total is", (120, 85)),
+    "[multiply]": ("Each of 6 feeders serves 40 homes, so the product is", (6, 40)),
+}
+
+
+def toolken_model() -> tuple[NGramLM, ToolkenHead]:
+    """Train demo 4's toolken model on the word problems: the frozen trigram, and the head over it."""
+    examples = []
+    for text, result, toolken in _WORD_PROBLEMS:
+        tokens = digit_tokens(text)
+        examples.append((tokens, tokens if result is None else
+                         toolken_target(tokens, result_start(tokens, result), len(result), toolken)))
+    return NGramLM(order=3).fit(announcement_corpus() + [t for t, _ in examples]), ToolkenHead().fit(examples)
+
+
+def toolken_registry() -> tool_core.ToolRegistry:
+    """Build the tools the toolkens call, as a tool_core registry: the toolken [square] calls square."""
+    registry = tool_core.ToolRegistry()
+
+    @registry.tool(read_only=True)
+    def square(x: int) -> int:
+        """Return x * x.
+
+        Args:
+            x: the side of the square
+        """
+        return x * x
+
+    @registry.tool(read_only=True)
+    def add(a: int, b: int) -> int:
+        """Return a + b.
+
+        Args:
+            a: the first number
+            b: the second number
+        """
+        return a + b
+
+    @registry.tool(read_only=True)
+    def multiply(a: int, b: int) -> int:
+        """Return a * b.
+
+        Args:
+            a: the first number
+            b: the second number
+        """
+        return a * b
+
+    return registry
+
+
+def join_digits(tokens: list[str]) -> list[str]:
+    """Undo digit_tokens: merge each run of one-digit tokens into a number.
+
+    Example: ['of', '1', '6', 'ft'] -> ['of', '16', 'ft']
+    """
+    out: list[str] = []
+    for t in tokens:
+        if len(t) == 1 and t.isdigit() and out and out[-1].isdigit():
+            out[-1] += t
+        else:
+            out.append(t)
+    return out
+
+
+def next_label(frozen: NGramLM, head: ToolkenHead, context: list[str]) -> tuple[str, float]:
+    """Return the likeliest next token, a word or a toolken, with its probability (one softmax over both: eq. 1)."""
+    word = frozen.most_likely(context)  # the head scales every word by the same P(<word>): the best word stays best
+    options = {word: head.prob("<word>", context) * frozen.prob(word, context)}
+    options |= {t: head.prob(t, context) for t in sorted(head.toolkens())}
+    best = max(options, key=lambda t: (options[t], t))
+    return best, options[best]
+
+
+def fill_arguments(demonstration: list[str], arguments: tuple, query: list[str]) -> list[str | None]:
+    """Fill the call's slots as the demonstration filled its own: match, then copy (what an induction head does).
+
+    For each argument, take the two tokens before it in the demonstration's text, find them in the
+    query (a number there matches any number: "120 and" finds "40 and"), and copy the token that
+    follows them (None where the query does not have them).
+    Example: (['sides', 'of', '12', 'ft'], (12,), ['sides', 'of', '16', 'ft']) -> ['16']
+    """
+    def same(cue: list[str], seen: list[str]) -> bool:
+        return all(a == b or a.isdigit() and b.isdigit() for a, b in zip(cue, seen))
+
+    filled = []
+    for value in arguments:
+        if str(value) not in demonstration:
+            raise ValueError(f"the demonstration {detokenize(demonstration)!r} never says its argument {value}: "
+                             "write the text the argument comes from before the call")
+        at = demonstration.index(str(value))
+        cue = demonstration[max(0, at - 2): at]
+        hits = [j + len(cue) for j in range(len(query) - len(cue)) if same(cue, query[j: j + len(cue)])]
+        filled.append(query[hits[0]] if hits else None)
+    return filled
+
+
+@dataclass
+class ToolMode:
+    """One switch to tool mode: the prompt it built, the call it wrote, and what the tool returned."""
+
+    toolken: str
+    prompt: str  # the toolken's demonstration, then the text so far up to the toolken and "("
+    arguments: dict
+    call: str  # e.g. "[square](16)"
+    result: tool_core.ToolResult
+
+
+def tool_mode(toolken: str, context: list[str], registry: tool_core.ToolRegistry,
+              demonstrations: dict[str, tuple] = TOOLKEN_DEMONSTRATIONS) -> ToolMode:
+    """Switch to tool mode for a predicted toolken: prompt with its demonstration, write the call, run it.
+
+    ToolkenGPT (Hao et al., 2023; handout 3.7) gives the frozen model a new prompt, demonstrations of
+    the tool's "[tool](args)" syntax and then the text so far, and lets in-context learning write the
+    arguments. A trigram cannot reach back to the numbers in the question, so fill_arguments stands in
+    for that copying. A toolken without a demonstration is the programmer's mistake (ValueError); a call
+    the tool refuses is the model's, and comes back in result.
+    """
+    if toolken not in demonstrations:
+        raise ValueError(f"no demonstration for toolken {toolken!r}: tool mode needs a worked call of it (the text "
+                         "before the call, and its arguments) in demonstrations, which has "
+                         + (", ".join(sorted(demonstrations)) or "none"))
+    before, shown = demonstrations[toolken]
+    query = join_digits(context)
+    values = fill_arguments(tokenize(before), shown, query)
+    tool = registry.get(toolken.strip("[]"))
+    slots = list(tool.parameters["properties"]) if tool else []
+    arguments = {s: int(v) if v is not None and v.isdigit() else v for s, v in zip(slots, values)}
+    prompt = f"{before} {toolken}({', '.join(map(str, shown))})\n{detokenize(query)} {toolken}("
+    call = f"{toolken}({', '.join(str(v) for v in values)})"
+    return ToolMode(toolken, prompt, arguments, call, registry.call(toolken.strip("[]"), arguments))
+
+
+@dataclass
+class ToolkenDecoded:
+    """What reasoning mode wrote after a prompt, who wrote each token, and each switch to tool mode."""
+
+    prompt: list[str]
+    tokens: list[str]
+    writers: list[str]  # "model" or "tool", one per token
+    modes: list[ToolMode]
+
+
+def decode_with_toolkens(frozen: NGramLM, head: ToolkenHead, prompt: list[str], registry: tool_core.ToolRegistry,
+                         demonstrations: dict[str, tuple] = TOOLKEN_DEMONSTRATIONS,
+                         max_tokens: int = 8) -> ToolkenDecoded:
+    """Decode greedily in reasoning mode; at a toolken switch to tool mode, write its result, and switch back.
+
+    The result's digits take the places the toolken's training target marks [N/A]; a failed call
+    ends decoding, its error in the mode's result.
+    """
+    out = ToolkenDecoded(list(prompt), [], [], [])
+    while len(out.tokens) < max_tokens:
+        label, _ = next_label(frozen, head, out.prompt + out.tokens)
+        if label == EOS:
+            break
+        if label not in head.toolkens():
+            out.tokens.append(label)
+            out.writers.append("model")
+            continue
+        mode = tool_mode(label, out.prompt + out.tokens, registry, demonstrations)
+        out.modes.append(mode)
+        if not mode.result.ok:
+            break
+        digits = digit_tokens(mode.result.text)
+        out.tokens += digits
+        out.writers += ["tool"] * len(digits)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1197,13 +1513,7 @@ def demo_retrain(run: ToolformerRun, tau: float = 0.5) -> str:
 @tool_core.preformatted
 def demo_toolken() -> str:
     """ToolkenGPT's target for "... the area is 256 square feet", and its loss over non-[N/A] positions."""
-    examples = []
-    for text, result, toolken in _WORD_PROBLEMS:
-        tokens = digit_tokens(text)
-        examples.append((tokens, tokens if result is None else
-                         toolken_target(tokens, result_start(tokens, result), len(result), toolken)))
-    frozen = NGramLM(order=3).fit(announcement_corpus() + [t for t, _ in examples])
-    head = ToolkenHead().fit(examples)
+    frozen, head = toolken_model()
     text, result, toolken = TOOLKEN_EXAMPLE
     tokens = digit_tokens(text)
     start = result_start(tokens, result)
@@ -1223,6 +1533,177 @@ def demo_toolken() -> str:
         f"the digit {tokens[start]}; the digits {' '.join(tokens[start + 1:start + len(result)])} after it are [N/A] "
         f"and cost nothing (the frozen model alone would pay {digits:.2f} nats to guess "
         f"{' '.join(tokens[start:start + len(result)])})."])
+
+
+def inference_prompt(text: Text) -> list[str]:
+    """Return demo 5's prompt for a held-out text: its tokens up to where it needs a call (if none, its first half)."""
+    return text.tokens[: text.call_position if text.call_positions else len(text.tokens) // 2]
+
+
+def own_calls(texts: list[Text], seed: int) -> dict[int, Candidate]:
+    """Return each text's own call, step 1's right candidate at the first place that needs it, by text index."""
+    own: dict[int, Candidate] = {}
+    for c in candidate_calls(texts, seed):
+        if c.gold:
+            own.setdefault(c.text, c)
+    return own
+
+
+def with_own_call(lm: NGramLM, decoded: Decoded, own: Candidate,
+                  registry: tool_core.ToolRegistry) -> tuple[list[str], list[str], list[str]]:
+    """Put the text's own call and its result where the model opened its call; return (before, result, what follows)."""
+    before = decoded.prompt + decoded.tokens[: decoded.calls[0].at]
+    result = registry.call(own.tool, own.arguments).text
+    after = decode_with_tools(lm, before + call_tokens(own.call, result), registry, max_calls=0).tokens
+    return before, tokenize(result), after
+
+
+def _decoding_counts(trained: Retrained, tests: list[Text], decoded: list[Decoded], own: dict[int, Candidate],
+                     registry: tool_core.ToolRegistry) -> dict[str, Counter]:
+    """Count, per kind of held-out text and in all, the calls decoding opened, ran, got right, and copied.
+
+    verbatim: a copy whose call, result and copied words stand in a row in a training text; given_seen:
+    with the text's own call, the result's last word, "]" and the word after were a trigram of training.
+    """
+    lm, counts = trained.lm, {kind: Counter() for kind in (*TEST_SIZES, "all")}
+    training = [f" {' '.join(t)} " for t in trained.augmented]
+    for n, (text, d) in enumerate(zip(tests, decoded)):
+        c = d.calls[0] if d.calls else None
+        seen = Counter(texts=1, opened=c is not None, ok=c is not None and c.result.ok,
+                       own=c is not None and n in own and c.written == own[n].call)
+        before = d.prompt + d.tokens[: c.at] if c is not None else []
+        if seen["ok"] and copies_result(before, c.inserted[:-1], d.after(c)):
+            copied = d.tokens[c.at: c.arrow + 1 + len(c.inserted)] + unwritten(before, c.inserted[:-1])
+            seen["copied"], seen["verbatim"] = 1, any(f" {' '.join(copied)} " in t for t in training)
+        if c is not None and n in own:
+            before, result, after = with_own_call(lm, d, own[n], registry)
+            seen["given"], seen["given_copied"] = 1, copies_result(before, result, after)
+            seen["given_seen"] = lm.counts[lm.order][(result[-1], "]", unwritten(before, result)[0])] > 0
+        counts[text.kind].update(seen)
+        counts["all"].update(seen)
+    return counts
+
+
+def _decoding_lines(run: ToolformerRun, tau: float) -> list[str]:
+    """Demo 5's first half: Toolformer's retrained trigram decodes held-out texts, the harness running its calls."""
+    tests = toolformer_texts(run.seed + 1, held_out=True)
+    trained, registry = retrain(run, tau, []), toolformer_registry()
+    own = own_calls(tests, run.seed + 1)
+    decoded = [decode_with_tools(trained.lm, inference_prompt(t), registry) for t in tests]
+    shown = [next(n for n, t in enumerate(tests) if t.kind == kind) for kind in TEST_SIZES]
+    rows = []
+    for n in shown:
+        c = decoded[n].calls[0] if decoded[n].calls else None
+        returned = "-" if c is None else c.result.text if c.result.ok else f"{c.result.error_kind}: {c.result.message}"
+        copied = "-" if c is None or not c.result.ok else "yes" if copies_result(
+            decoded[n].prompt + decoded[n].tokens[: c.at], c.inserted[:-1], decoded[n].after(c)) else "no"
+        rows.append([tests[n].kind, "(no call)" if c is None else c.written, returned,
+                     own[n].call if n in own else "(needs none)", copied])
+    counts = _decoding_counts(trained, tests, decoded, own, registry)
+    tally = [[kind, k["texts"], k["opened"], k["ok"], k["own"], f"{k['copied']} of {k['ok']}",
+              f"{k['given_copied']} of {k['given']}" if k["given"] else "-"] for kind, k in counts.items()]
+    total = counts["all"]
+    top10 = [decode_with_tools(trained.lm, inference_prompt(t), registry, k=10) for t in tests]
+    changed = Counter(t.kind for t, d, d10 in zip(tests, decoded, top10) if d10.tokens != d.tokens)
+    return [
+        f"Demo 3's trigram (tau = {tau:g}) decodes each held-out text from where it needs a call (a plain text: from "
+        "its middle),",
+        "writing its argmax each step. At '->' (the paper's arrow) the harness stops it, runs the call through the "
+        "registry,",
+        "writes the result and ']', and decoding goes on; outside a call only the harness writes '->' and ']'. At "
+        "most one call",
+        "per text, as in the paper. The first held-out text of each kind:",
+        *(f'  {tests[n].kind:<9}"{decoded[n].text()}"' for n in shown),
+        "",
+        tool_core.format_table(["text", "the model wrote", "the registry returned", "the text's own call",
+                                "result copied after ']'"], rows),
+        "",
+        f"All {len(tests)} held-out texts ('given its own call': the text's own call and result put where the model "
+        "opened its call):",
+        tool_core.format_table(["text", "texts", "calls opened", "returned a result", "the text's own call",
+                                "result copied", "given its own call: copied"], tally),
+        "Where to call and which tool were learned (demo 3); what goes inside a call was not. A trigram sees two "
+        "words: after",
+        "'Calculator (' it writes numbers from its training text, never the ones ten words back, and the registry "
+        "runs the call",
+        f"as written. {total['verbatim']} of the {total['copied']} copies repeat a training text word for word: the "
+        "call, its result, the words after.",
+        f"Given its own call, it goes on with the result in {total['given_copied']} of {total['given']} texts; a "
+        "training text had the result's last word, ']'",
+        f"and the next word in a row for {total['given_seen']} of the {total['given']}: after ']' a trigram sees "
+        "those two words, not the call or its question.",
+        "",
+        "How this differs from the paper: Toolformer decodes greedily too, the harness writing each result at '->', "
+        "with one",
+        "call per input, but it opens a call whenever '[' is among the k = 10 likeliest tokens, not only the "
+        "likeliest, so that",
+        "the model calls more often; the handout (3.5) says only that the model decodes as usual. Decoded with k = "
+        f"10, {sum(changed.values())} of",
+        f"the {len(tests)} prompts come out differently"
+        + (": at every step where they could open a call, '[' is the likeliest token or not among the 10."
+           if not changed else f" ({', '.join(f'{n} {kind}' for kind, n in sorted(changed.items()))}), with "
+           f"{sum(bool(d.calls) for d in top10)} calls against {total['opened']}.")]
+
+
+def _tool_mode_lines() -> list[str]:
+    """Demo 5's second half: one step of ToolkenGPT's tool mode, beside the training loss that skips [N/A]."""
+    frozen, head = toolken_model()
+    registry = toolken_registry()
+    text, result, toolken = TOOLKEN_EXAMPLE
+    tokens = digit_tokens(text)
+    start = result_start(tokens, result)
+    context = tokens[:start]
+    decoded = decode_with_toolkens(frozen, head, context, registry)
+    mode = decoded.modes[0]
+    word = frozen.most_likely(context)
+    scores = [f"P({t}) = {head.prob(t, context):.2f}" for t in sorted(head.toolkens())]
+    scores.append(f"the likeliest word '{word}' {head.prob('<word>', context) * frozen.prob(word, context):.2f}")
+    before, shown = TOOLKEN_DEMONSTRATIONS[mode.toolken]
+    demo_tokens = tokenize(before)
+    cue = " ".join(demo_tokens[max(0, demo_tokens.index(str(shown[0])) - 2): demo_tokens.index(str(shown[0]))])
+    target = toolken_target(tokens, start, len(result), toolken)
+    losses = toolken_loss_table(frozen, head, tokens, target)
+    written = context + decoded.tokens
+    rows = [[j, tokens[j], target[j], "-" if losses[j][3] is None else f"{losses[j][3]:.2f}",
+             written[j] if j < len(written) else "", "prompt" if j < start else
+             decoded.writers[j - start] if j < len(written) else ""] for j in range(start - 3, start + len(result) + 1)]
+    skipped = [j for j, _, _, loss in losses if loss is None]
+    by_tool = [start + i for i, w in enumerate(decoded.writers) if w == "tool"]
+    early = next((j for j in range(1, start) if next_label(frozen, head, tokens[:j])[0] in head.toolkens()), None)
+    try:
+        tool_mode("[divide]", context, registry)
+        refused = "no error"
+    except ValueError as exc:
+        refused = f"ValueError: {exc}"
+    return [
+        "ToolkenGPT at inference, with demo 4's toolken model (the frozen trigram and the toolken head over it).",
+        f"Reasoning mode, after \"...{detokenize(join_digits(context[-3:]))}\": {', '.join(scores[:-1])},",
+        f"{scores[-1]} -> {mode.toolken}: tool mode, a new prompt: the {mode.toolken} demonstration, then the "
+        "text so far.",
+        *(f"    {line}" for line in mode.prompt.splitlines()),
+        f"It writes {mode.call}, the argument copied from after '{cue}', where the demonstration's {shown[0]} "
+        "stood: the frozen",
+        "LLM would copy it by in-context learning, and fill_arguments stands in (a trigram sees two words). The "
+        "registry runs",
+        f"{mode.toolken.strip('[]')}({', '.join(f'{k}={v}' for k, v in mode.arguments.items())}) -> "
+        f"{mode.result.text}; back in reasoning mode, the text is \"{detokenize(join_digits(written))}\"",
+        "",
+        tool_core.format_table(["i", "original t_i", "training target t'_i", "-log P(t'_i | t_<i)",
+                                "at inference", "written by"], rows),
+        f"The loss skips positions {', '.join(map(str, skipped))}: the result's tokens after its first, which the "
+        "tool writes at inference",
+        f"(it wrote {', '.join(map(str, by_tool))}); at {start}, where the model predicted {toolken}, the loss "
+        "counts that decision once.",
+        (f"Read from its start, the head already reaches for a toolken after \"{detokenize(tokens[:early])}\": "
+         "it, too, sees two words." if early is not None else "Read from its start, no toolken comes before it."),
+        "A toolken with no demonstration, tool_mode('[divide]', ...):",
+        f"  {refused}"]
+
+
+@tool_core.preformatted
+def demo_tool_use(run: ToolformerRun, tau: float = 0.5) -> str:
+    """Tool use at inference: Toolformer decoding with its tools, and ToolkenGPT switching to tool mode."""
+    return "\n".join(_decoding_lines(run, tau) + ["", ""] + _tool_mode_lines())
 
 
 # Handout 001, figure by figure: what `scripts/02_toolformer.py --vs-handout` prints, and README's table

@@ -7,6 +7,10 @@ Demo 2: the threshold sweep over 120 texts and 420 executed candidates; then the
 Demo 3: step 4: insert the kept calls, retrain a trigram, measure P("[") on new texts and
         explain where it calls wrongly.
 Demo 4: ToolkenGPT's training target for "... the area is 256 square feet" and its loss.
+Demo 5: tool use at inference: demo 3's trigram decodes held-out texts, the harness running each
+        call it writes at "->" and writing the result; how often the result is copied, and how the
+        paper's top-k rule for opening a call differs; then one switch to ToolkenGPT's tool mode
+        for "... the area is", beside the loss that skips [N/A].
 
 Runs offline in about 0.4 s. --seed draws the numbers and the everywhere-calendar positions (default 0).
 """
@@ -32,7 +36,7 @@ def threshold(text: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=0, help="seed for the corpus numbers and candidate positions (default 0)")
-    parser.add_argument("--tau", type=threshold, default=0.5, help="the filter threshold tau_f for demos 1 and 3 (default 0.5)")
+    parser.add_argument("--tau", type=threshold, default=0.5, help="the filter threshold tau_f for demos 1, 3 and 5 (default 0.5)")
     tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     run = toolformer_lab.toolformer_pipeline(args.seed)
@@ -40,7 +44,9 @@ def main() -> None:
                 ("Demo 1. Every candidate for two sentences", lambda: toolformer_lab.demo_candidates(run, args.tau)),
                 ("Demo 2. The threshold sweep", lambda: toolformer_lab.demo_threshold_sweep(run)),
                 ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau)),
-                ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken)]
+                ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken),
+                ("Demo 5. Tool use at inference time: decoding with the tools, and ToolkenGPT's tool mode",
+                 lambda: toolformer_lab.demo_tool_use(run, args.tau))]
     tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "02", toolformer_lab.HANDOUT_02))
 
 

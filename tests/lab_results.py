@@ -47,6 +47,11 @@ def demo_threshold_sweep(seed: int = 0) -> str:
 
 
 @functools.cache
+def demo_tool_use(seed: int, tau: float) -> str:
+    return tl.demo_tool_use(toolformer_pipeline(seed), tau)
+
+
+@functools.cache
 def demo_cant_compute(seed: int = 0) -> str:
     return tl.demo_cant_compute(seed)
 

@@ -99,7 +99,7 @@ class Script(unittest.TestCase):
 
     def test_n_prints_that_exercise_alone(self):
         whole = sections(Run.out().stdout)
-        for n in range(1, 11):
+        for n in (1, 10):  # the first and the last: the same selection picks any N
             with self.subTest(n=n):
                 code, out, err = in_process(SCRIPT, str(n))
                 self.assertEqual((code, err), (0, ""))

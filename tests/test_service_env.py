@@ -563,14 +563,14 @@ class ScriptedClassification(unittest.TestCase):
                                        "A-1502: {'date': '2026-10-23'} where {'date': '2026-10-27'} was expected")
 
     def test_an_id_that_is_part_of_a_shown_id_is_invented(self):
-        # Was a bug (fixed): _invented checks `v not in shown` as a substring of all the text shown so far, so "C-11"
+        # Was a bug (fixed): the invented-id check (now tool_core.invented_ids) checked `v not in shown` as a substring of all the text shown so far, so "C-11"
         # (never shown; a truncated "C-118") counts as shown, and so would "" or "C-1".
         trial = scripted_trial("T3", [FIND["T3"], call("get_account", customer_id="C-11"), DONE])
         self.assertIn("invented argument", trial.modes)
 
     def test_a_non_string_id_is_graded_not_a_crash(self):
         # Was a bug (fixed): the registry refuses {"customer_id": 118} (invalid_arguments, as it should), but then
-        # _invented evaluates `118 not in shown` and raises TypeError, so a model's mistake crashes run_trial.
+        # the check evaluated `118 not in shown` and raises TypeError, so a model's mistake crashes run_trial.
         trial = scripted_trial("T3", [FIND["T3"], call("get_account", customer_id=118), DONE])
         self.assertFalse(trial.success)
 

@@ -953,7 +953,8 @@ class Scripts(unittest.TestCase):
                                lab_results.demo("demo_calculator_loop")],
                         "02": [lab_results.demo("demo_worked_numbers"), lab_results.demo_candidates(seed, 0.5),
                                lab_results.demo_threshold_sweep(seed), lab_results.demo_retrain(seed, 0.5),
-                               lab_results.demo("demo_toolken")]}
+                               lab_results.demo("demo_toolken"),
+                               lab_results.demo_tool_use(seed, 0.5)]}
             for script, bodies in expected.items():
                 with self.subTest(script=script, run=name):
                     code, out, err = script_run(script, name)
