@@ -37,6 +37,9 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      switchable defences, each a small function: full descriptions at approval, scan_tool,
      namespaces, clean_text and mark_as_data, confirmation_prompt, least-privilege tokens,
      MCPClient's pins. 5f holds the demos of scripts/09, next to what they show.
+     5g, code as a tool (scripts/11): run_program, a small interpreter for a safe subset of Python
+     walking the ast (never eval or exec), with limits on steps, output and tool calls; the newest
+     paper on three topics by direct calls and by one program, and what the sandbox refuses.
   Appendices A-D: the machinery the lecture does not teach, each piece with the failure it
      prevents: HTTP framing for the loopback servers (backlog, read timeout, Host, lengths),
      the HTTP client under the generated tools (redirects within the origin, one deadline,
@@ -65,16 +68,19 @@ the "dual LLM" or quarantine designs that keep untrusted text away from a model 
 """
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import hashlib
 import hmac
 import json
+import operator
 import random
 import re
 import secrets
 import threading
 import typing
+import warnings
 from dataclasses import dataclass, field, replace
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
@@ -4336,6 +4342,658 @@ def demo_bad_input() -> str:
         f"  as the server sent it: {count(as_is)[0]} result block, {count(as_is)[1]} <tool_call> in it "
         "(render_tool_results escapes </tool_result>, not <tool_call>)",
         f"  cleaned by the host:   {count(cleaned)[0]} result block, {count(cleaned)[1]} <tool_call> in it"])
+
+
+# --- 5g. Code as a tool: a sandbox for model-written programs (slides 003, "Code as a tool"; CodeAct) ---
+# The model writes one short program that calls the tools as functions; the host runs it, and only what it prints
+# enters the context. The program is never given to eval or exec: run_program walks its ast, node by node, and
+# knows only the constructs below. Anything else is refused before a single step runs, with what to do instead.
+
+SANDBOX_BUILTINS = ("len", "sorted", "min", "max", "sum", "range", "str", "int", "round", "abs")
+MAX_SOURCE, MAX_NESTING = 10_000, 60  # characters of program; levels of ast nesting (the evaluator recurses)
+MAX_ITEMS, MAX_INT_BITS = 100_000, 4_096  # the largest string, list or tuple, and integer, a program may build
+_NO_LOOPS = "loop with for over a list, a dict or range(n), which the step limit bounds"
+_REFUSED = {  # ast node -> what is not allowed, and what to do instead
+    ast.Import: "import is not allowed: the program can use only the listed tools and builtins",
+    ast.ImportFrom: "import is not allowed: the program can use only the listed tools and builtins",
+    ast.Attribute: "attribute access (x.y) is not allowed: there are no methods; index a dict with x['key'] and "
+                   "use the builtins " + ", ".join(SANDBOX_BUILTINS),
+    ast.While: f"while is not allowed: {_NO_LOOPS}",
+    ast.Lambda: "lambda is not allowed: write the steps inline",
+    ast.FunctionDef: "defining a function is not allowed: write the steps inline",
+    ast.AsyncFunctionDef: "defining a function is not allowed: write the steps inline",
+    ast.ClassDef: "defining a class is not allowed: use dicts and lists",
+    ast.ListComp: "comprehensions are not allowed: write a for loop and add items with xs = xs + [x]",
+    ast.SetComp: "comprehensions are not allowed: write a for loop and add items with xs = xs + [x]",
+    ast.DictComp: "comprehensions are not allowed: write a for loop and set d[key] = value",
+    ast.GeneratorExp: "comprehensions are not allowed: write a for loop and add items with xs = xs + [x]",
+    ast.Global: "global is not allowed: the program has one scope, use the name directly",
+    ast.Nonlocal: "nonlocal is not allowed: the program has one scope, use the name directly",
+    ast.With: "with is not allowed: there are no files or resources to open",
+    ast.AsyncWith: "with is not allowed: there are no files or resources to open",
+    ast.Try: "try is not allowed: a failed tool call stops the program with the harness's message; test values "
+             "with if before using them",
+    ast.Raise: "raise is not allowed: print what went wrong instead",
+    ast.Yield: "yield is not allowed: the program runs top to bottom once", ast.YieldFrom: "yield is not allowed: "
+    "the program runs top to bottom once", ast.Await: "await is not allowed: tool calls already return their result",
+    ast.AsyncFor: "async for is not allowed: use a plain for loop",
+    ast.Starred: "starred expressions (*x) are not allowed: write each value, or index the list",
+    ast.NamedExpr: "the walrus operator (:=) is not allowed: assign on its own line",
+    ast.Delete: "del is not allowed: assign a new value instead", ast.Assert: "assert is not allowed: test with if",
+    ast.Return: "return is not allowed: the program ends at its last line; print the answer",
+    ast.Set: "set literals are not allowed: use a list", ast.AnnAssign: "annotations are not allowed: write x = value",
+}
+if hasattr(ast, "TryStar"):
+    _REFUSED[ast.TryStar] = _REFUSED[ast.Try]
+if hasattr(ast, "Match"):
+    _REFUSED[ast.Match] = "match is not allowed: use if and elif"
+_FORBIDDEN_CALLS = {"eval", "exec", "compile", "open", "getattr", "setattr", "delattr", "type", "vars", "dir",
+                    "globals", "locals", "__import__", "input", "breakpoint", "help", "object", "id", "format"}
+_STATEMENTS = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Break, ast.Continue, ast.Pass)
+_EXPRESSIONS = (ast.Constant, ast.Name, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Call,
+                ast.keyword, ast.List, ast.Tuple, ast.Dict, ast.Subscript, ast.Slice, ast.JoinedStr,
+                ast.FormattedValue, ast.Load, ast.Store, ast.And, ast.Or, ast.Not, ast.USub, ast.UAdd,
+                ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+_ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+               ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
+            ast.NotIn: lambda a, b: a not in b, ast.Is: operator.is_, ast.IsNot: operator.is_not}
+
+
+@dataclass
+class ProgramCall:
+    """One tool call a program made, as the host's log keeps it."""
+
+    name: str
+    arguments: dict
+    ok: bool
+    error_kind: str | None = None
+
+
+@dataclass
+class ProgramRun:
+    """What running one program gave: its printout, its calls, the error that stopped it (None: it finished)."""
+
+    output: str = ""
+    calls: list[ProgramCall] = field(default_factory=list)
+    error: str | None = None
+    steps: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Say whether the program ran to its end."""
+        return self.error is None
+
+
+class _Stop(Exception):
+    """Stop the program: a refusal, a limit, a failed call or a runtime error, with the message for the model."""
+
+    def __init__(self, message: str, node: ast.AST | None = None):
+        line = getattr(node, "lineno", None)
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+class _LoopJump(Exception):
+    """break or continue, on its way to the loop it leaves."""
+
+
+class _Break(_LoopJump):
+    pass
+
+
+class _Continue(_LoopJump):
+    pass
+
+
+def run_program(source: str, registry: ToolRegistry, *, max_steps: int = 10_000, max_output: int = 4_000,
+                max_calls: int = 20) -> ProgramRun:
+    """Run a model-written program in a small interpreter for a safe subset of Python; never raise for the program.
+
+    The subset: assignments (tuple unpacking, x[i] = v, x += v), arithmetic, comparisons, and/or/not, if/elif/else,
+    x if c else y, for over lists, tuples, dicts, strings and range() (with break and continue), list, dict and
+    tuple literals, indexing and slicing, f-strings, print with several arguments, the builtins SANDBOX_BUILTINS,
+    and the registry's tools, called by name with keyword arguments: arxiv_search(query="tool learning").
+    Every tool call goes through registry.call, so validation and the error kinds are the harness's. A failed call
+    stops the program, and the error is the harness's message (the design choice: a program that went on with a
+    failure would print a wrong answer; stopping gives the model what a direct call would have given it). A
+    result reaches the program as a plain JSON value (copied through json), never as the tool's Python object.
+
+    Guarantees: the source is only parsed (ast.parse), never compiled to code, eval'd or exec'd; every construct
+    outside the subset is refused before the first step (imports, attributes, while, lambda, def, class,
+    comprehensions, dunder names, eval/exec/open/getattr/type, global, with, try, yield, await, starred
+    arguments), so there is no route to a Python object's attributes; steps, printed characters and tool calls
+    are capped, and so are the sizes of strings, lists and integers the program builds; no exception of the
+    program's making escapes: a syntax error, deep nesting, a runtime error or a limit comes back as
+    ProgramRun.error, with its line.
+    Not guaranteed: safety of the tools themselves (a program may call a dangerous tool up to max_calls times,
+    and the host approves the program as a whole, not each call); protection against denial of service beyond the
+    limits (one step can still cost time, e.g. comparing two large lists); isolation from the process (the
+    interpreter runs in the host's process and memory: a real deployment adds a separate process or container).
+    Example: run_program('print(len([1, 2]), "items")', ToolRegistry()).output -> '2 items\\n'
+    """
+    if not isinstance(registry, ToolRegistry):
+        raise TypeError(f"registry must be a ToolRegistry, got {type(registry).__name__}")
+    for name, limit in (("max_steps", max_steps), ("max_output", max_output), ("max_calls", max_calls)):
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {limit!r}")
+    run = ProgramRun()
+    try:
+        tree = _parse_program(source)
+        _check_program(tree, registry)
+        _Interpreter(registry, run, max_steps, max_output, max_calls).block(tree.body)
+    except _Stop as stop:
+        run.error = str(stop)
+    except _LoopJump:
+        run.error = "break and continue are allowed only inside a for loop"
+    except (RecursionError, MemoryError) as exc:
+        run.error = f"the program is too large or too deeply nested to run ({type(exc).__name__}); write it flatter"
+    except Exception as exc:  # noqa: BLE001 - the no-escape guarantee; the message says it is a bug of ours
+        run.error = (f"internal error in the sandbox (a bug in the host, not in your program): "
+                     f"{type(exc).__name__}: {exc}")
+    return run
+
+
+def _parse_program(source: JSON) -> ast.Module:
+    """Parse the source, or stop with a syntax error the model can fix."""
+    if not isinstance(source, str):
+        raise _Stop(f"the program must be text, got {describe_type(source)}")
+    if len(source) > MAX_SOURCE:
+        raise _Stop(f"the program has {len(source)} characters, more than {MAX_SOURCE}: write a shorter one")
+    try:
+        with warnings.catch_warnings():  # a SyntaxWarning about the model's text is not the host's to print
+            warnings.simplefilter("ignore")
+            return ast.parse(source, mode="exec")
+    except SyntaxError as exc:
+        raise _Stop(f"line {exc.lineno}: syntax error: {exc.msg}. Fix the program and run it again") from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # null bytes; nesting too deep for the parser
+        raise _Stop(f"the program cannot be parsed ({type(exc).__name__}): write it flatter, in plain text") from None
+
+
+def _check_program(tree: ast.Module, registry: ToolRegistry) -> None:
+    """Refuse the first construct outside the subset, before any step runs (walked without recursion)."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise _Stop(f"the program is nested more than {MAX_NESTING} levels deep: write it flatter", node)
+        refusal = _refusal(node, registry)
+        if refusal:
+            raise _Stop(refusal, node)
+        stack.extend((child, depth + 1) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def _refusal(node: ast.AST, registry: ToolRegistry) -> str | None:
+    """Say why one node is outside the subset, or None."""
+    if type(node) in _REFUSED:
+        return _REFUSED[type(node)]
+    if isinstance(node, (ast.operator, ast.unaryop)) and type(node) not in _ARITHMETIC \
+            and type(node) not in _EXPRESSIONS:
+        return f"the operator {type(node).__name__} is not allowed: use + - * / // % ** and not"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) \
+            and isinstance(node.left, (ast.Constant, ast.JoinedStr)) \
+            and isinstance(getattr(node.left, "value", ""), str):  # a JoinedStr has no value: "" counts as text
+        return "% formatting of strings is not allowed: use an f-string"
+    if not isinstance(node, _STATEMENTS + _EXPRESSIONS) and type(node) not in _ARITHMETIC:
+        return f"{type(node).__name__} is not part of the sandbox's Python subset"
+    if isinstance(node, ast.Name) and node.id.startswith("__"):
+        return f"names that start with __ are not allowed ({node.id}): choose a plain name"
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and (node.id in SANDBOX_BUILTINS
+                                                                        or node.id in registry or node.id == "print"):
+        return f"{node.id} is a builtin or a tool: choose another name for your variable"
+    if isinstance(node, ast.Constant) and not isinstance(node.value, (str, int, float, bool, type(None))):
+        return f"{type(node.value).__name__} literals are not allowed: use numbers, strings, True, False, None"
+    if isinstance(node, ast.For) and node.orelse:
+        return "for ... else is not allowed: set a flag before the loop and test it after"
+    if isinstance(node, ast.Dict) and None in node.keys:
+        return "dict unpacking (**d) is not allowed: write the keys out"
+    if isinstance(node, ast.Call):
+        return _call_refusal(node, registry)
+    return None
+
+
+def _call_refusal(node: ast.Call, registry: ToolRegistry) -> str | None:
+    """Say why a call is refused: only tools (keyword arguments) and the builtins, called by name."""
+    if isinstance(node.func, ast.Attribute):  # checked before its children: say "attribute", the real reason
+        return _REFUSED[ast.Attribute]
+    if not isinstance(node.func, ast.Name):
+        return "only tools and builtins can be called, by name: write name(...)"
+    name = node.func.id
+    if name in _FORBIDDEN_CALLS:
+        return f"{name}() is not allowed: the program can call only the tools ({', '.join(registry.names())}) " \
+               f"and the builtins print, {', '.join(SANDBOX_BUILTINS)}"
+    if any(k.arg is None for k in node.keywords):
+        return "keyword unpacking (**kwargs) is not allowed: write each argument as name=value"
+    if name in registry:
+        return f"call tools with keyword arguments only: {name}(parameter=value, ...)" if node.args else None
+    if name == "print" or name in SANDBOX_BUILTINS:
+        extra = [k.arg for k in node.keywords if not (name == "sorted" and k.arg == "reverse")]
+        return f"{name}() takes no keyword argument {extra[0]!r} here" if extra else None
+    return f"{name} is not a tool or an allowed builtin: the tools are {', '.join(registry.names()) or '(none)'}; " \
+           f"the builtins are print, {', '.join(SANDBOX_BUILTINS)}"
+
+
+class _Interpreter:
+    """Evaluate a checked program node by node, counting steps, printed characters and tool calls."""
+
+    def __init__(self, registry: ToolRegistry, run: ProgramRun, max_steps: int, max_output: int, max_calls: int):
+        self.registry, self.run, self.env = registry, run, {}
+        self.max_steps, self.max_output, self.max_calls = max_steps, max_output, max_calls
+        self.printed: list[str] = []
+        self.size = 0
+
+    def step(self, node: ast.AST, cost: int = 1) -> None:
+        """Charge steps; past the limit, stop the program cleanly."""
+        self.run.steps += cost
+        if self.run.steps > self.max_steps:
+            self.run.steps = min(self.run.steps, self.max_steps)
+            raise _Stop(f"step limit reached ({self.max_steps} steps): the program was stopped. Do less work: fewer "
+                        "loop rounds, smaller ranges", node)
+
+    def block(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            self.step(statement)
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Expr):
+            self.eval(node.value)
+        elif isinstance(node, ast.Assign):
+            value = self.eval(node.value)
+            for target in node.targets:
+                self.assign(target, value)
+        elif isinstance(node, ast.AugAssign):
+            current = self.eval(_as_load(node.target))
+            self.assign(node.target, self.binop(node.op, current, self.eval(node.value), node))
+        elif isinstance(node, ast.If):
+            self.block(node.body if self.eval(node.test) else node.orelse)
+        elif isinstance(node, ast.For):
+            self.loop(node)
+        elif isinstance(node, ast.Break):
+            raise _Break
+        elif isinstance(node, ast.Continue):
+            raise _Continue
+
+    def loop(self, node: ast.For) -> None:
+        """Run a for loop over a snapshot of a list, tuple, dict (its keys), string or range."""
+        items = self.eval(node.iter)
+        if not isinstance(items, (list, tuple, dict, str, range)):
+            raise _Stop(f"for can loop over a list, tuple, dict, string or range, not {_kind(items)}", node)
+        for item in items if isinstance(items, range) else list(items):
+            self.step(node)
+            self.assign(node.target, item)
+            try:
+                self.block(node.body)
+            except _Break:
+                break
+            except _Continue:
+                continue
+
+    def assign(self, target: ast.expr, value: typing.Any) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value, (list, tuple)) or len(value) != len(target.elts):
+                raise _Stop(f"cannot unpack {_kind(value)} into {len(target.elts)} names", target)
+            for t, v in zip(target.elts, value):
+                self.assign(t, v)
+        elif isinstance(target, ast.Subscript):
+            container, key = self.eval(target.value), self.eval(target.slice)
+            if not isinstance(container, (list, dict)):
+                raise _Stop(f"only lists and dicts can be changed by index, not {_kind(container)}", target)
+            self.guard(lambda: operator.setitem(container, key, value), target)
+            self.checked(container, target)  # xs[0:0] = ys grows a list in place, past the size check of +
+
+    def eval(self, node: ast.expr) -> typing.Any:
+        self.step(node)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in self.env:
+                hint = " (tools and builtins can only be called)" if node.id in self.registry or node.id in \
+                    SANDBOX_BUILTINS + ("print",) else ""
+                raise _Stop(f"name {node.id!r} is not defined{hint}", node)
+            return self.env[node.id]
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self.eval(node.left), self.eval(node.right), node)
+        if isinstance(node, ast.UnaryOp):
+            value = self.eval(node.operand)
+            return not value if isinstance(node.op, ast.Not) else self.guard(
+                lambda: -value if isinstance(node.op, ast.USub) else +value, node)
+        if isinstance(node, ast.BoolOp):
+            value = None
+            for operand in node.values:
+                value = self.eval(operand)
+                if (not value) if isinstance(node.op, ast.And) else value:
+                    return value
+            return value
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
+        if isinstance(node, ast.IfExp):
+            return self.eval(node.body) if self.eval(node.test) else self.eval(node.orelse)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self.eval(e) for e in node.elts]
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Dict):
+            pairs = [(self.eval(k), self.eval(v)) for k, v in zip(node.keys, node.values)]
+            return self.guard(lambda: dict(pairs), node)
+        if isinstance(node, ast.Subscript):
+            container, key = self.eval(node.value), self.eval(node.slice)
+            return self.checked(self.guard(lambda: container[key], node), node)
+        if isinstance(node, ast.Slice):
+            parts = [None if p is None else self.eval(p) for p in (node.lower, node.upper, node.step)]
+            return self.guard(lambda: slice(*parts), node)
+        if isinstance(node, ast.JoinedStr):
+            return self.checked("".join(self.eval(v) if isinstance(v, ast.Constant) else self.formatted(v)
+                                        for v in node.values), node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise _Stop(f"{type(node).__name__} is not part of the sandbox's Python subset", node)  # checked before
+
+    def guard(self, compute: typing.Callable[[], typing.Any], node: ast.AST) -> typing.Any:
+        """Compute one operation; Python's complaint about it becomes the program's error, with the line."""
+        try:
+            return compute()
+        except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
+            raise _Stop(f"{type(exc).__name__}: {exc}", node) from None
+
+    def checked(self, value: typing.Any, node: ast.AST) -> typing.Any:
+        """Refuse a value past the size limits (the memory half of the denial-of-service guard)."""
+        if isinstance(value, (str, list, tuple)) and len(value) > MAX_ITEMS:
+            raise _Stop(f"a value of {len(value)} items is over the limit of {MAX_ITEMS}: work with less data", node)
+        if isinstance(value, complex):
+            raise _Stop("complex numbers are not supported (a negative number ** a fraction gives one)", node)
+        if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+            raise _Stop(f"a number over {MAX_INT_BITS} bits is not allowed", node)
+        return value
+
+    def binop(self, op: ast.operator, left: typing.Any, right: typing.Any, node: ast.AST) -> typing.Any:
+        """Apply + - * / // % **, refusing the results too large to build before building them."""
+        if isinstance(op, ast.Mult) and isinstance(left, int) and isinstance(right, (str, list, tuple)):
+            left, right = right, left
+        if isinstance(op, ast.Mult) and isinstance(left, (str, list, tuple)) and isinstance(right, int):
+            if len(left) * max(right, 0) > MAX_ITEMS:
+                raise _Stop(f"repeating {len(left)} items {right} times is over the limit of {MAX_ITEMS}", node)
+        if isinstance(op, ast.Pow) and isinstance(left, int) and isinstance(right, int) and right > 0 \
+                and max(left.bit_length(), 1) * right > MAX_INT_BITS and abs(left) > 1:
+            raise _Stop(f"{left} ** {right} is over the limit of {MAX_INT_BITS} bits", node)
+        if isinstance(op, ast.Mod) and isinstance(left, str):
+            raise _Stop("% formatting of strings is not allowed: use an f-string", node)
+        return self.checked(self.guard(lambda: _ARITHMETIC[type(op)](left, right), node), node)
+
+    def compare(self, node: ast.Compare) -> bool:
+        left = self.eval(node.left)
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.eval(comparator)
+            if not self.guard(lambda: _COMPARE[type(op)](left, right), node):
+                return False
+            left = right
+        return True
+
+    def formatted(self, node: ast.FormattedValue) -> str:
+        """Render {value!r:spec}: a format spec only of the safe, small kind (a huge width would be a memory bomb)."""
+        value = self.eval(node.value)
+        spec = self.eval(node.format_spec) if node.format_spec is not None else ""
+        if node.conversion == ord("r") or (isinstance(value, (list, tuple, dict)) and not spec):
+            return render_value(value, self.max_output, repr_strings=node.conversion == ord("r"))
+        if not re.fullmatch(r"[<>^]?[+\- ]?0?\d{0,2},?(\.\d{1,2})?[sdfeg%]?", spec) or \
+                not isinstance(value, (str, int, float, bool, type(None))):
+            raise _Stop(f"the format spec {spec!r} is not allowed for {_kind(value)}: use a width under 100 and "
+                        "a precision such as .2f", node)
+        return self.guard(lambda: format(value, spec) if value is not None else format(str(value), spec), node)
+
+    def call(self, node: ast.Call) -> typing.Any:
+        name = node.func.id
+        if name in self.registry:
+            return self.call_tool(name, node)
+        args = [self.eval(a) for a in node.args]
+        keywords = {k.arg: self.eval(k.value) for k in node.keywords}
+        if name == "print":
+            return self.print(args, node)
+        return self.checked(_call_builtin(self, name, args, keywords, node), node)
+
+    def print(self, args: list, node: ast.AST) -> None:
+        text = " ".join(render_value(a, self.max_output + 1) for a in args) + "\n"
+        if self.size + len(text) > self.max_output:
+            room = self.max_output - self.size
+            self.run.output += text[:room]
+            self.size = self.max_output
+            raise _Stop(f"output limit reached ({self.max_output} characters): print less, e.g. only the fields "
+                        "you need", node)
+        self.run.output += text
+        self.size += len(text)
+
+    def call_tool(self, name: str, node: ast.Call) -> JSON:
+        """Call one tool through the registry; its result enters the program as plain JSON, a failure stops it."""
+        arguments = {k.arg: self.eval(k.value) for k in node.keywords}
+        if len(self.run.calls) >= self.max_calls:
+            raise _Stop(f"tool-call limit reached ({self.max_calls} calls): the program was stopped; make fewer calls",
+                        node)
+        # measured before json.dumps, which would write out a list shared a million times a million times
+        if len(render_value(arguments, MAX_ITEMS + 1)) > MAX_ITEMS:
+            raise _Stop(f"the arguments of {name} are over the limit of {MAX_ITEMS} characters", node)
+        try:
+            arguments = json.loads(json.dumps(arguments, allow_nan=False))
+        except (TypeError, ValueError):
+            raise _Stop(f"the arguments of {name} must be JSON values (strings, numbers, lists, dicts)", node) from None
+        result = self.registry.call(name, arguments)
+        self.run.calls.append(ProgramCall(name, arguments, result.ok, result.error_kind))
+        if not result.ok:
+            raise _Stop(f"{name} failed ({result.error_kind}): {result.message}", node)
+        try:
+            return self.checked(json.loads(json.dumps(result.content, allow_nan=False)), node)
+        except (TypeError, ValueError, RecursionError):
+            raise _Stop(f"{name} returned a value that is not plain JSON; the sandbox does not pass it on",
+                        node) from None
+
+
+def _as_load(target: ast.expr) -> ast.expr:
+    """Read the current value of an augmented assignment's target (x += 1 reads x)."""
+    if isinstance(target, ast.Name):
+        return ast.copy_location(ast.Name(target.id, ast.Load()), target)
+    if isinstance(target, ast.Subscript):
+        return ast.copy_location(ast.Subscript(target.value, target.slice, ast.Load()), target)
+    raise _Stop("x += ... needs a name or an item x[i] on the left", target)
+
+
+def _kind(value: typing.Any) -> str:
+    return {list: "a list", tuple: "a tuple", dict: "a dict", str: "a string", range: "a range", bool: "a boolean",
+            int: "an integer", float: "a number", type(None): "None"}.get(type(value), "a value")
+
+
+def _call_builtin(it: _Interpreter, name: str, args: list, keywords: dict, node: ast.AST) -> typing.Any:
+    """Run one of SANDBOX_BUILTINS; one that walks a collection costs a step per item."""
+    if name in ("sorted", "min", "max", "sum") and len(args) == 1:
+        if not isinstance(args[0], (list, tuple, dict, str, range)):
+            raise _Stop(f"{name}() needs a list, tuple, dict, string or range, not {_kind(args[0])}", node)
+        it.step(node, it.guard(lambda: len(args[0]), node))
+    if name == "str":
+        return render_value(args[0], MAX_ITEMS) if args else ""
+    if name == "round" and len(args) == 2 and not (isinstance(args[1], int) and abs(args[1]) <= 100):
+        raise _Stop("round(x, n) needs an integer n between -100 and 100", node)
+    if name == "range" and not all(isinstance(a, int) for a in args):
+        raise _Stop("range() takes integers", node)
+    if name == "sum" and args and isinstance(args[0], (list, tuple)) and any(not isinstance(x, (int, float))
+                                                                          for x in args[0]):
+        raise _Stop("sum() adds numbers only", node)
+    function = {"len": len, "sorted": sorted, "min": min, "max": max, "sum": sum, "range": range, "int": int,
+                "round": round, "abs": abs}[name]
+    return it.guard(lambda: function(*args, **keywords), node)
+
+
+def render_value(value: typing.Any, limit: int, repr_strings: bool = False, depth: int = 0) -> str:
+    """Write a program value as print shows it, cutting at limit characters so no rendering can grow unbounded.
+
+    Example: render_value([1, 'a', {'k': None}], 100) -> "[1, 'a', {'k': None}]"
+    """
+    if isinstance(value, str):
+        text = repr(value[:limit]) if repr_strings else value
+        return text[:limit]
+    if isinstance(value, (bool, int, float, type(None), range)):
+        return repr(value)[:limit]
+    if depth > MAX_NESTING:
+        return "[...]"
+    if isinstance(value, dict):
+        items, (start, end) = value.items(), "{}"
+        parts = (f"{render_value(k, limit, True, depth + 1)}: {render_value(v, limit, True, depth + 1)}"
+                 for k, v in items)
+    elif isinstance(value, (list, tuple)):
+        start, end = "[]" if isinstance(value, list) else "()"
+        parts = (render_value(v, limit, True, depth + 1) for v in value)
+    else:
+        return _kind(value)
+    out, size = [], 0
+    for part in parts:
+        out.append(part)
+        size += len(part) + 2
+        if size > limit:
+            break
+    comma = "," if isinstance(value, tuple) and len(value) == 1 else ""
+    return (start + ", ".join(out) + comma + end)[:limit]
+
+
+# The demo: "the newest paper on each of three topics", by direct calls and by one program (slides 003)
+NEWEST_TOPICS = ("speculative decoding", "structured generation", "tool learning")
+NEWEST_PROGRAM = '''topics = ["speculative decoding", "structured generation", "tool learning"]
+for topic in topics:
+    papers = arxiv_search(query=topic, max_results=20)
+    newest = papers[0]
+    for p in papers:
+        if p["date"] > newest["date"]:
+            newest = p
+    print(f"{topic}: {newest['id']} {newest['title']} ({newest['date']})")
+'''
+SANDBOX_ATTEMPTS = [  # (what the program tries, its source): each is refused or stopped, with a message
+    ("an import", "import os"), ("an attribute", "x = ().__class__"), ("a bound method's owner", "print.__self__"),
+    ("a dunder name", "x = __builtins__"), ("eval", "eval('1 + 1')"), ("open", "open('.env')"),
+    ("getattr", "getattr(print, 'x')"), ("type", "type(1)"), ("while", "while True:\n    pass"),
+    ("lambda", "f = lambda x: x"), ("def", "def f():\n    pass"), ("class", "class A:\n    pass"),
+    ("a comprehension", "xs = [p for p in range(3)]"), ("global", "global x"), ("with", "with x:\n    pass"),
+    ("try", "try:\n    pass\nexcept Exception:\n    pass"), ("yield", "yield 1"), ("await", "await x"),
+    ("starred arguments", "print(*[1, 2])"), ("a huge format width", "print(f'{1:>999999999}')"),
+    ("a tool, positionally", "arxiv_search('tool learning')"),
+    ("a tool, bad arguments", "arxiv_search(query='tool learning', max_results=100)"),
+    ("steps: a huge range", "for i in range(10 ** 9):\n    pass"),
+    ("steps: nested loops", "for i in range(200):\n    for j in range(200):\n        x = i * j"),
+    ("size: a long string", "s = 'ab' * 10 ** 7"),
+    ("output: printing in a loop", "for i in range(999):\n    print('spam')"),
+    ("tool calls: 25 searches", "for i in range(25):\n    arxiv_search(query='tool learning')"),
+    ("nesting: 100 levels", "x = " + "-" * 100 + "1"), ("a syntax error", "print('unclosed"),
+]
+
+
+def arxiv_records_tool(store: PaperStore) -> Tool:
+    """Build arxiv_search as a program needs it: the slide's schema, the papers as JSON records, newest first."""
+    def arxiv_search(query: str, max_results: int = DEFAULT_RESULTS) -> list[dict]:
+        _check_range(max_results, 1, MAX_RESULTS)
+        return [{"id": p.id, "title": p.title, "first_author": p.authors[0], "date": p.date}
+                for p in store.search(query)[:max_results]]
+    return Tool("arxiv_search", SEARCH_V2["description"], SEARCH_V2["input_schema"], arxiv_search, read_only=True)
+
+
+def program_tool(registry: ToolRegistry, runs: list[ProgramRun]) -> Tool:
+    """Offer run_program as one tool: the program's printout is the result, its error the tool's error."""
+    def run(source: str) -> str:
+        runs.append(run_program(source, registry))
+        if runs[-1].error:
+            raise ToolExecutionError(f"{runs[-1].output}{runs[-1].error}")
+        return runs[-1].output
+    schema = {"type": "object", "properties": {"source": {"type": "string", "description": "the program"}},
+              "required": ["source"], "additionalProperties": False}
+    return Tool("run_program", "Run a short Python program (a safe subset: no imports, no attributes) that calls the "
+                "tools as functions with keyword arguments; only what it prints comes back.", schema, run)
+
+
+def _results_in(messages: list[dict]) -> list[JSON]:
+    """Read back every tool result of a conversation: as JSON when it is JSON, else as the text."""
+    out = []
+    for m in messages:
+        for r in tool_core.parse_tool_results(m["content"]) if m["role"] == "tool" else []:
+            try:
+                out.append(json.loads(r["content"]))
+            except ValueError:
+                out.append(r["content"])
+    return out
+
+
+def direct_model(messages: list[dict]) -> str:
+    """Play the model that calls arxiv_search once per pass, then names each topic's newest paper."""
+    results = _results_in(messages)
+    if len(results) < len(NEWEST_TOPICS):
+        return tool_core.call_text("arxiv_search", {"query": NEWEST_TOPICS[len(results)], "max_results": MAX_RESULTS})
+    newest = [max(papers, key=lambda p: p["date"]) for papers in results]
+    return "\n".join(f"{t}: {p['id']} {p['title']} ({p['date']})" for t, p in zip(NEWEST_TOPICS, newest))
+
+
+def program_model(messages: list[dict]) -> str:
+    """Play the model that writes one program, then answers with its printout."""
+    printed = [r["content"] for m in messages if m["role"] == "tool"
+               for r in tool_core.parse_tool_results(m["content"])]
+    return printed[0].strip() if printed else tool_core.call_text("run_program", {"source": NEWEST_PROGRAM})
+
+
+def newest_both_ways(store: PaperStore | None = None) -> dict[str, dict]:
+    """Measure both ways with the loop: model passes, calls, papers and tokens into the context, tokens read."""
+    records = ToolRegistry([arxiv_records_tool(store or PaperStore())])
+    runs: list[ProgramRun] = []
+    figures = {}
+    ways = (("direct", tool_core.ScriptedLM(direct_model), records),
+            ("program", tool_core.ScriptedLM(program_model), ToolRegistry([program_tool(records, runs)])))
+    for way, lm, registry in ways:
+        t = tool_core.run_agent(lm, registry, "Find the newest paper on each of: " + ", ".join(NEWEST_TOPICS) + ".")
+        results = [m["content"] for m in t.messages if m["role"] == "tool"]
+        figures[way] = {"passes": t.steps, "loop_calls": len(t.calls), "answer": t.final_answer,
+                        "tool_calls": len(runs[0].calls) if runs else len(t.calls),
+                        "papers": sum(len(r) for r in _results_in(t.messages) if isinstance(r, list)),
+                        "result_tokens": sum(count_tokens(r) for r in results),
+                        "tokens_read": sum(count_tokens(m["content"]) for prompt in lm.prompts for m in prompt)}
+    figures["program"]["run"] = runs[0]
+    return figures
+
+
+def sandbox_verdicts(store: PaperStore | None = None) -> list[list[str]]:
+    """Run each of SANDBOX_ATTEMPTS in the sandbox: what it tried, its first line, the sandbox's verdict."""
+    registry = ToolRegistry([arxiv_records_tool(store or PaperStore())])
+    rows = []
+    for what, source in SANDBOX_ATTEMPTS:
+        run = run_program(source, registry)
+        rows.append([what, source.splitlines()[0][:26], run.error or "ran (not refused)"])
+    return rows
+
+
+@tool_core.preformatted
+def demo_code_as_a_tool() -> str:
+    """The newest paper on three topics by direct calls and by one program; what the sandbox refuses; CodeAct."""
+    store = PaperStore()
+    f = newest_both_ways(store)
+    d, p, run = f["direct"], f["program"], f["program"]["run"]
+    rows = [["slides: direct calls", 4, 3, "150", "", ""],
+            ["lab: direct calls", d["passes"], f"{d['tool_calls']} ({d['loop_calls']})", d["papers"],
+             d["result_tokens"], d["tokens_read"]],
+            ["slides: one program", 2, 3, "0 (the printout)", "", ""],
+            ["lab: one program", p["passes"], f"{p['tool_calls']} ({p['loop_calls']})",
+             f"0 ({run.output.count(chr(10))} printed lines)", p["result_tokens"], p["tokens_read"]]]
+    cut = lambda text, n: text if len(text) <= n else text[:n - 1] + "…"  # noqa: E731
+    verdicts = [[what, first, cut(verdict, 62)] for what, first, verdict in sandbox_verdicts(store)]
+    return "\n".join([
+        "Task: the newest paper on each of three topics, on the offline arXiv (arxiv_search returning records).",
+        format_table(["way", "model passes", "tool calls (loop saw)", "papers into context", "result tokens",
+                      "tokens read, all passes"], rows),
+        "The program's printout, all that entered the context:",
+        *(cut("  " + line, 118) for line in run.output.splitlines()),
+        f"Same answer both ways: {d['answer'] == p['answer']}.", "",
+        f"What it costs: with direct calls the host approved {d['loop_calls']} calls one by one, each with its "
+        "name and arguments. With the",
+        f"program it approved 1 call ({NEWEST_PROGRAM.count(chr(10))} lines of source); the {len(run.calls)} "
+        "searches inside ran unprompted, seen only in the log after:",
+        *(f"  {c.name}({json.dumps(c.arguments)[1:-1]})  ok={c.ok}" for c in run.calls),
+        "What the sandbox refuses or stops (run_program; the rest of its error message is cut here):",
+        format_table(["attempt", "program", "verdict"], verdicts), "",
+        "CodeAct (Wang et al., ICML 2024, arXiv 2402.01030), quoted from its abstract, not computed: \"Our extensive",
+        "analysis of 17 LLMs on API-Bank and a newly curated benchmark shows that CodeAct outperforms widely used",
+        "alternatives (up to 20% higher success rate).\" Its per-model table (M3ToolEval: success rate and turns, code",
+        "vs JSON vs text actions) is not reproduced: we found it only as an image, so the lab quotes no per-model "
+        "figure."])
 
 
 # ---------------------------------------------------------------------------------------------

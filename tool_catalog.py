@@ -24,6 +24,10 @@ on deferred tool loading), each chapter with the demo of scripts/05_many_tools.p
      torch.hub sub-tree match: arguments bound through torch.hub.load's documented signature,
      repo_or_dir and model compared as Gorilla's ast_eval_th.py does, a repository tag allowed.
   5. The demos behind scripts/05_many_tools.py, deferred loading (demo 5) through tool_core's loop.
+  6. ToolBench's way of grading                                scripts/06_evaluation.py demo 5
+     Chain instructions (intra- and cross-category), solution paths by a greedy chain
+     (ReAct) and by DFSDT's depth-first search with backtracking, ToolEval's pass rate and
+     win rate with a rule-based judge in place of its LLM judge.
 
 References: Robertson & Zaragoza (2009), "The Probabilistic Relevance Framework: BM25 and
 Beyond"; Lucene's BM25Similarity for the idf; Turtle & Flood (1995), "Query evaluation:
@@ -945,6 +949,47 @@ def _deferred_model(request: Request, registry: ToolRegistry, caller: ToyCaller,
     return reply
 
 
+@tool_core.preformatted
+def demo_toolbench(seed: int = 0, budget: int = 8) -> str:
+    """Find solution paths for 20 chain instructions by one greedy chain and by DFSDT; grade them as ToolEval does."""
+    instructions, registry = toolbench_instructions(seed)
+    chain = [solve_chain(i.roots, registry, budget) for i in instructions]
+    dfs = [solve_dfsdt(i.roots, registry, budget) for i in instructions]
+    refs = [Attempt(True, len(i.reference), list(i.reference)) for i in instructions]
+    rows = [[label, f"{pass_rate(got):.0%}", sum(a.calls for a in got), f"{win_rate(got, chain):.0%}",
+             f"{win_rate(got, refs):.0%}"] for label, got in (("greedy chain (ReAct)", chain), ("DFSDT", dfs))]
+    traps = [[trap or "none (distraction only)", sum(i.trap == trap for i in instructions),
+              sum(a.solved for a, i in zip(chain, instructions) if i.trap == trap),
+              sum(a.solved for a, i in zip(dfs, instructions) if i.trap == trap)] for trap in ("", "stale id", "tool down")]
+    sweep = ", ".join(f"{b}: {pass_rate([solve_dfsdt(i.roots, registry, b) for i in instructions]):.0%}"
+                      for b in (3, 5, 8, 12))
+    kinds = Counter(i.kind for i in instructions)
+    example = next((k for k, (c, d) in enumerate(zip(chain, dfs))  # a stale id: DFSDT backs up to a search
+                    if d.solved and not c.solved and instructions[k].trap == "stale id"), None)
+    lines = [
+        f"{len(instructions)} instructions over the {len(registry)}-tool catalog, chains of 2-4 calls "
+        f"({kinds['intra']} intra-category, {kinds['cross']} cross-category); "
+        f"{sum(bool(i.trap) for i in instructions)} have a first natural call that fails.",
+        f"Budget: {budget} tool calls per instruction. {KNOBS}.",
+        format_table(["search", "pass rate", "calls spent", "win rate vs chain", "win rate vs reference"], rows),
+        "",
+        format_table(["trap on the first call", "instructions", "chain solves", "DFSDT solves"], traps),
+        f"DFSDT pass rate by budget: {sweep}.",
+    ]
+    if example is not None:
+        ins = instructions[example]
+        lines += ["", f"Example: {ins.text!r}",
+                  f"  chain: {' -> '.join(call_source(n, a) for n, a in chain[example].path)}  (gives up)",
+                  f"  DFSDT: {dfs[example].calls} calls, path found: "
+                  f"{' -> '.join(call_source(n, a) for n, a in dfs[example].path)}"]
+    lines += ["",
+              "Win rate here is a rule, not ToolEval's LLM judge: a solved path beats an unsolved one, the shorter path",
+              "wins between two solved ones, a tie counts half. An LLM judge would also weigh what a rule cannot (is the",
+              "final answer right and complete, was each step reasonable), but it is biased: it tends to prefer the",
+              "path shown first (order bias; ToolEval shows both orders) and the longer, wordier one (length bias)."]
+    return "\n".join(lines)
+
+
 # Handout 001, figure by figure: what `scripts/05_many_tools.py --vs-handout` prints, and README's table
 HANDOUT_05: list[HandoutFigure] = [
     HandoutFigure(1, "§4.4", "the catalog",
@@ -1022,3 +1067,257 @@ def scale_figures(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 50
         full = (time.perf_counter() - began) / len(texts)
         rows.append([f"{size:,}", f"{built:.3f}", f"{pruned * 1000:.2f}", f"{full * 1000:.2f}", f"{visited / max(total, 1):.0%}"])
     return format_table(["tools", "index (s)", "top-10, pruned (ms)", "top-10, full scan (ms)", "postings touched"], rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6. ToolBench's way of grading: solution paths by chain and by DFSDT, and ToolEval ---
+# ---------------------------------------------------------------------------------------------
+# Qin et al. (2023), ToolLLM, §2.3 and §3: instructions that chain several APIs of one category (intra) or of
+# several (cross); a solution path found by a ReAct-style chain or by DFSDT, a depth-first search over the tree of
+# the model's candidate calls; ToolEval's pass rate and win rate. Left out: real APIs, the LLM that proposes
+# the candidates (a seeded stand-in on ToyCaller ranks them), and the LLM judge (a stated rule takes its place).
+
+@dataclass
+class PathNode:
+    """One candidate call in the decision tree, with the ranked candidates the picker proposes after it succeeds."""
+
+    name: str
+    arguments: dict
+    children: list[PathNode] = field(default_factory=list)
+    finish: bool = False  # the instruction is done once this call succeeds
+
+
+@dataclass
+class ToolBenchInstruction:
+    """A multi-tool instruction: its text, its ranked first calls (the tree's roots), and a reference solution."""
+
+    text: str
+    kind: str  # intra (one category: one object kind) | cross (two object kinds)
+    roots: list[PathNode]
+    reference: list[tuple[str, dict]]  # the shortest path that works, written by hand from the world
+    trap: str  # '' | 'stale id' (the instruction's id does not exist) | 'tool down' (the natural tool errors)
+
+
+@dataclass
+class Attempt:
+    """One search's outcome on one instruction: solved within the budget or not, the calls spent, the path found."""
+
+    solved: bool
+    calls: int
+    path: list[tuple[str, dict]]
+
+
+def solve_chain(roots: list[PathNode], registry: ToolRegistry, budget: int) -> Attempt:
+    """Follow the picker's first candidate at every step (ReAct: one path); give up at the first failure.
+
+    A failure is a call that does not come back ok, or a dead end: an ok call after which the picker
+    proposes nothing and the instruction is not done (the observation did not serve it).
+    """
+    _check_search(roots, registry, budget)
+    path: list[tuple[str, dict]] = []
+    candidates = roots
+    while candidates and len(path) < budget:
+        node = candidates[0]
+        path.append((node.name, node.arguments))
+        if not registry.call(node.name, node.arguments).ok:
+            return Attempt(False, len(path), path)
+        if node.finish:
+            return Attempt(True, len(path), path)
+        candidates = node.children
+    return Attempt(False, len(path), path)
+
+
+def solve_dfsdt(roots: list[PathNode], registry: ToolRegistry, budget: int) -> Attempt:
+    """Search the tree depth first (DFSDT): on a failure, go back to the last choice point and try its next candidate.
+
+    Every call executed counts against the budget, those on abandoned branches too. subtle: going
+    back rewinds the conversation, not the world: a write made on an abandoned branch stays made
+    (ToolBench's APIs are mostly reads; tau-bench's would need more care).
+    """
+    _check_search(roots, registry, budget)
+    spent = 0
+
+    def visit(nodes: list[PathNode], path: list[tuple[str, dict]]) -> list[tuple[str, dict]] | None:
+        nonlocal spent
+        for node in nodes:
+            if spent == budget:
+                return None
+            spent += 1
+            if not registry.call(node.name, node.arguments).ok:
+                continue  # this branch failed: the next candidate at the same choice point
+            here = path + [(node.name, node.arguments)]
+            if node.finish:
+                return here
+            found = visit(node.children, here)
+            if found is not None:
+                return found
+        return None  # every candidate failed: back up one more level
+
+    found = visit(roots, [])
+    return Attempt(found is not None, spent, found or [])
+
+
+def _check_search(roots: list[PathNode], registry: ToolRegistry, budget: int) -> None:
+    """Refuse a budget below 1 and a tree that names a tool the registry lacks (a mistake in the instruction set)."""
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget < 1:
+        raise ValueError(f"budget must be a whole number of calls, at least 1, got {budget!r}")
+    known, stack = set(registry.names()), list(roots)
+    while stack:
+        node = stack.pop()
+        if node.name not in known:
+            raise ValueError(f"the decision tree calls {node.name!r}, which the catalog lacks; use one of its "
+                             f"{len(known)} tools (e.g. {sorted(known)[0]!r})")
+        stack.extend(node.children)
+
+
+def judge(a: Attempt, b: Attempt) -> str:
+    """Prefer one solution path to another by a stated rule (the lab's stand-in for ToolEval's LLM judge).
+
+    The rule: a solved path beats an unsolved one; between two solved paths, the shorter wins; otherwise a tie.
+    It sees the paths, not the calls spent on abandoned branches (ToolEval's judge reads the solution path), and
+    it is symmetric, so the order of the pair cannot sway it. Example: judge(3 calls solved, 5 calls solved) -> 'a'
+    """
+    if a.solved != b.solved:
+        return "a" if a.solved else "b"
+    if a.solved and len(a.path) != len(b.path):
+        return "a" if len(a.path) < len(b.path) else "b"
+    return "tie"
+
+
+def pass_rate(attempts: list[Attempt]) -> float:
+    """ToolEval's pass rate: the share of instructions solved within the budget."""
+    if not attempts:
+        raise ValueError("pass rate of an empty instruction set is undefined: give at least one attempt")
+    return sum(a.solved for a in attempts) / len(attempts)
+
+
+def win_rate(attempts: list[Attempt], references: list[Attempt]) -> float:
+    """ToolEval's win rate: the share of instructions where the judge prefers the attempt to the reference (a tie: half)."""
+    if not attempts or len(attempts) != len(references):
+        raise ValueError(f"win rate needs one reference per attempt and at least one pair, got {len(attempts)} "
+                         f"attempts and {len(references)} references")
+    verdicts = [judge(a, r) for a, r in zip(attempts, references)]
+    return (verdicts.count("a") + verdicts.count("tie") / 2) / len(verdicts)
+
+
+# A chain template: (kind, wording, steps); a step is (object slot, operation); ids, crews and dates come from the seed
+_CHAINS = [
+    ("intra", "Check {O1} {id1} and send crew {crew} to it.", [(1, "status"), (1, "assign")]),
+    ("intra", "Get the details of {O1} {id1} and its history from {d1} to {d2}, then set its owner to {value}.",
+     [(1, "details"), (1, "history"), (1, "update")]),
+    ("intra", "Find the {O1} noted '{q}', check how it is doing and assign it to crew {crew}.",
+     [(1, "search"), (1, "status"), (1, "assign")]),
+    ("cross", "Check {O1} {id1}, then {O2} {id2} beside it, and send crew {crew} to {O2} {id2}.",
+     [(1, "status"), (2, "status"), (2, "assign")]),
+    ("cross", "Locate {O1} {id1} and {O2} {id2}, archive {O1} {id1} ({reason}) and send crew {crew} to {O2} {id2}.",
+     [(1, "location"), (2, "location"), (1, "archive"), (2, "assign")]),
+    ("cross", "Get the details of {O1} {id1}, then list the {O2}s of the {region} region.", [(1, "details"), (2, "list")]),
+]
+
+
+def _step_arguments(obj: str, op: str, values: dict, slot: int) -> dict:
+    """Write one step's arguments from the instruction's values (the id of its object slot)."""
+    key, oid = f"{obj}_id", values[f"id{slot}"]
+    return {"status": {key: oid}, "details": {key: oid}, "location": {key: oid},
+            "history": {key: oid, "start_date": values["d1"], "end_date": values["d2"]},
+            "list": {"region": values["region"]}, "search": {"query": values["q"]},
+            "update": {key: oid, "fields": {"owner": values["value"]}},
+            "assign": {key: oid, "crew_id": values["crew"]},
+            "archive": {key: oid, "reason": values["reason"]}}[op]
+
+
+def toolbench_instructions(seed: int = 0, n: int = 20, caller: ToyCaller | None = None,
+                           catalog: list[CatalogTool] | None = None) -> tuple[list[ToolBenchInstruction], ToolRegistry]:
+    """Write n chain instructions over the catalog (half intra-, half cross-category) and the world they run in.
+
+    About a third get a trap on their first call: a stale id (the call 404s; a search for the id
+    finds the record) or a tool that is down (503; a search for the id serves instead). The picker
+    (ToyCaller, distracted by near duplicates) ranks each step's candidates: a distracted pick
+    first, then the natural call, then the way around a trap. Returns the instructions and the
+    registry that executes their calls (the world: which ids exist, which tools are down).
+    """
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise ValueError(f"n must be a whole number of instructions, at least 1, got {n!r}")
+    catalog = orrin_catalog() if catalog is None else catalog
+    caller = ToyCaller(seed=seed) if caller is None else caller
+    rng = random.Random(seed)
+    ids: set[str] = set()
+    down: set[str] = set()
+    drafts = []
+    for i in range(n):
+        kind, wording, steps = rng.choice([c for c in _CHAINS if c[0] == ("intra", "cross")[i % 2]])
+        values = _chain_values(rng)
+        ids.update((values["id1"], values["id2"]))
+        calls = [(values[f"o{slot}"], op, _step_arguments(values[f"o{slot}"], op, values, slot)) for slot, op in steps]
+        trap = rng.choice(["", "", "", "", "stale id", "tool down"]) if calls[0][1] != "search" else ""
+        stale = f"{values['id1']}7" if trap == "stale id" else ""  # an old four-digit id; real ones have three
+        if trap == "tool down":
+            down.add(OPERATIONS[calls[0][1]][0].format(o=calls[0][0]))
+        text = wording.format(**(values | ({"id1": stale} if stale else {})))
+        drafts.append((text, kind, calls, stale, trap))
+    by_name = {c.tool.name: c for c in catalog}
+    out = []
+    for text, kind, calls, stale, trap in drafts:  # every tool that is down is now known: trees get their detours
+        roots, reference = _tree(calls, stale, down, caller, by_name, catalog, text)
+        out.append(ToolBenchInstruction(text, kind, roots, reference, trap))
+    return out, _world_registry(catalog, ids, down)
+
+
+def _chain_values(rng: random.Random) -> dict:
+    """Draw one instruction's objects, ids (three digits), crew, dates and words."""
+    # subtle: not crews, whose id parameter crew_id is also the crew an assignment names (assign_crew has one)
+    o1, o2 = rng.sample([o for o in OBJECTS if o != "crew"], 2)
+    return {"o1": o1, "o2": o2, "O1": _words(o1), "O2": _words(o2),
+            "id1": f"{OBJECTS[o1][0]}-{rng.randrange(100, 1000)}", "id2": f"{OBJECTS[o2][0]}-{rng.randrange(100, 1000)}",
+            "crew": f"CR-{rng.randrange(1, 40)}", "d1": f"2026-0{rng.randrange(1, 5)}-01",
+            "d2": f"2026-0{rng.randrange(5, 10)}-28", "region": rng.choice(REGIONS),
+            "q": rng.choice(["corrosion", "storm damage", "loose bolt", "overheating"]),
+            "value": rng.choice(["Dana Okafor", "Ivo Brandt"]), "reason": rng.choice(["replaced", "sold"])}
+
+
+def _tree(calls: list[tuple[str, str, dict]], stale: str, down: set[str], caller: ToyCaller,
+          by_name: dict[str, CatalogTool], catalog: list[CatalogTool], text: str) -> tuple[list[PathNode], list]:
+    """Build the ranked candidates from the last step back to the first; return the roots and the reference path."""
+    names = set(by_name)
+    rest: list[PathNode] = []
+    reference: list[tuple[str, dict]] = []
+    for k in range(len(calls) - 1, -1, -1):
+        obj, op, args = calls[k]
+        name, finish = OPERATIONS[op][0].format(o=obj), k == len(calls) - 1
+        ways = [PathNode(name, args, rest, finish)]  # the natural call, then a search for the id if the tool is down
+        if name in down:
+            ways.append(PathNode(f"search_{obj}s", {"query": args[f"{obj}_id"]}, rest, finish))
+        step = [(ways[-1].name, ways[-1].arguments)]
+        options = list(ways)
+        if k == 0 and stale:  # the quoted id 404s; searching for it finds the record, then the ways above
+            options = [PathNode(name, args | {f"{obj}_id": stale}, rest, finish),
+                       PathNode(f"search_{obj}s", {"query": stale}, ways)]
+            step = [(f"search_{obj}s", {"query": stale})] + step
+        entry = by_name[name]
+        pick = caller.pick(Request(text, name, args, obj, op, False), [entry] + near_duplicates(entry, catalog), names)
+        if pick.outcome != "correct":  # distracted: a near duplicate first; its answer does not serve (a dead end)
+            options.insert(0, PathNode(pick.name, args))
+        rest, reference = options, step + reference
+    return rest, reference
+
+
+def _world_registry(catalog: list[CatalogTool], ids: set[str], down: set[str]) -> ToolRegistry:
+    """Register the catalog against a world: a call on an id that does not exist 404s, a tool that is down 503s."""
+    registry = ToolRegistry()
+    for entry in catalog:
+        registry.register(Tool(entry.tool.name, entry.tool.description, entry.tool.parameters,
+                               _world_call(entry, ids, down), entry.tool.read_only))
+    return registry
+
+
+def _world_call(entry: CatalogTool, ids: set[str], down: set[str]):
+    name, key = entry.tool.name, f"{entry.object}_id"
+
+    def run(**arguments: JSON) -> dict:
+        if name in down:
+            raise tool_core.ToolExecutionError(f"{name} is unavailable; search for the record instead", status=503)
+        if key in arguments and arguments[key] not in ids:
+            raise tool_core.ToolExecutionError(f"no {_words(entry.object)} {arguments[key]}; search for it to find "
+                                               "its current id", status=404)
+        return {"tool": name, "arguments": arguments, "result": "ok"}
+    return run

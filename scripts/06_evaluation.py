@@ -11,8 +11,13 @@ Demo 3: the failure modes of those trials by unit (call, chain, conversation), a
         trajectory in full: every call valid, the final state wrong.
 Demo 4: every failure rate halved, 16 trials: pass^8 moves, pass@4 cannot show it; how many
         trials a pass^8 estimate needs.
+Demo 5: ToolBench's way: 20 chain instructions (2-4 calls, intra- and cross-category) over the
+        150-tool catalog, some whose first natural call fails; a greedy chain (ReAct) against
+        DFSDT's depth-first search with backtracking, within a budget of calls; ToolEval's pass
+        rate and win rate, with a rule-based judge standing in for its LLM judge.
 
-Runs offline in about 0.4 s. --seed draws the toy agent's failures (default 0); demo 1 has no randomness.
+Runs offline in about 0.4 s. --seed draws the toy agent's failures and demo 5's instructions and picker (default
+0); demo 1 has no randomness.
 """
 import argparse
 import sys
@@ -22,12 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bfcl_lab  # noqa: E402
 import service_env  # noqa: E402
+import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=0, help="seed for the toy agent's failures (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for the toy agent's failures and demo 5's instructions (default 0)")
     tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     seed = args.seed
@@ -35,7 +41,9 @@ def main() -> None:
         ("Demo 1. BFCL: nine questions, two models, two graders", bfcl_lab.demo_bfcl),
         ("Demo 2. A mini tau-bench: graded by the final state, measured by pass^k", lambda: service_env.demo_tau(seed)),
         ("Demo 3. Failure modes by unit: a call, a chain, a conversation", lambda: service_env.demo_failure_modes(seed)),
-        ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed))],
+        ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed)),
+        ("Demo 5. ToolBench: solution paths by chain and by depth-first search, and ToolEval",
+         lambda: tool_catalog.demo_toolbench(seed))],
         tool_core.vs_handout(args.vs_handout, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
 
 

@@ -45,13 +45,15 @@ TABLE = {
     "05_many_tools.py": Row(("--scale", "Demo 5"), ("Demo 2", "Demo 3", "Demo 5"),
                             ("tool_catalog.demo_all_in_context", "tool_catalog.demo_retrieval",
                              "tool_catalog.demo_deferred")),
-    "06_evaluation.py": Row(("tau-bench", "Demo 1"), ("Demo 2", "Demo 3", "Demo 4"),
-                            ("service_env.demo_tau", "service_env.demo_failure_modes", "service_env.demo_halved")),
+    "06_evaluation.py": Row(("tau-bench", "Demo 1"), ("Demo 2", "Demo 3", "Demo 4", "Demo 5"),
+                            ("service_env.demo_tau", "service_env.demo_failure_modes", "service_env.demo_halved",
+                             "tool_catalog.demo_toolbench")),
     "07_real_llm.py": Row(("--toy", "--base-url", "--model", "--native", "--max-tokens", "--timeout")),
     "08_constrained_decoding.py": Row(("--timings",), ("Demo 1", "Demo 4", "Demo 5", "Demo 6"),
                                       ("toolformer_lab.constrained_lab",)),
     "09_design_and_trust.py": Row(("simulated caller",), ("Demo 1",), ("interfaces.demo_tool_descriptions",)),
     "10_under_the_hood.py": Row(("coupling rule", "tool_choice")),
+    "11_code_and_skills.py": Row(("sandbox", "never eval")),
 }
 LAB = (toolformer_lab, tool_core, tool_catalog, service_env, bfcl_lab, interfaces)
 

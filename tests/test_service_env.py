@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import service_env  # noqa: E402
+import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
 import script_runs  # noqa: E402
 from service_env import TASKS, Knobs, ServiceDB, Task  # noqa: E402
@@ -946,20 +947,20 @@ def sections(out: str) -> dict[str, str]:
 
 class Script(unittest.TestCase):
     """What script 06 prints, from the table's runs (tests/test_scripts.py: the same bytes from any directory, --help,
-    and that --seed changes demos 2 to 4 only)."""
+    and that --seed changes demos 2 to 5 only)."""
 
     def test_runs_and_prints_the_same_bytes_in_this_process(self):
         # after this file's tests have filled the module's caches, the script prints what a fresh process printed
         code, out, err = script_runs.result(SCRIPT)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(script_runs.in_process(script_runs.SCRIPTS / SCRIPT), (0, out, ""))
-        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4"])
+        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "Demo 5"])
 
     def test_the_demos_are_the_modules(self):
         _, out, _ = script_runs.result(SCRIPT)
         parts = sections(out)
         for name, text in (("Demo 2", service_env.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
-                           ("Demo 4", service_env.demo_halved(0))):
+                           ("Demo 4", service_env.demo_halved(0)), ("Demo 5", tool_catalog.demo_toolbench(0))):
             with self.subTest(name):
                 self.assertEqual(parts[name].strip("\n"), text)
 
