@@ -53,7 +53,7 @@ TABLE = {
                                       ("toolformer_lab.constrained_lab",)),
     "09_design_and_trust.py": Row(("simulated caller",), ("Demo 1",), ("interfaces.demo_tool_descriptions",)),
     "10_under_the_hood.py": Row(("coupling rule", "tool_choice")),
-    "11_code_and_skills.py": Row(("sandbox", "never eval")),
+    "11_code_and_skills.py": Row(("sandbox", "never eval", "progressive disclosure")),
 }
 LAB = (toolformer_lab, tool_core, tool_catalog, service_env, bfcl_lab, interfaces)
 
