@@ -9,10 +9,11 @@ The table, for each numbered script scripts/NN_*.py, run as a user runs it (no A
     "seed 1"     python3 scripts/NN_x.py --seed 1      from the root, only where the script has a --seed    PYTHONHASHSEED=3
 
 Different hash seeds make output that depends on set or dict order show up as different bytes. Each "root" run is a
-fresh interpreter, exactly as a user starts the script; the "elsewhere" runs share one fresh interpreter, as do the
+fresh interpreter, exactly as a user starts the script; the "elsewhere" runs share fresh interpreters, as do the
 "seed 1" runs (BATCHED: a driver runs the scripts one after another as __main__, from that folder, with that hash
-seed), which saves an interpreter start and the lab's imports per run. Other commands (the README's) go through
-command(); one that is a run of the table is not run again.
+seed; the scripts split in BATCH_HALVES batches, started after the root runs), which saves an interpreter start and
+the lab's imports per run. Other commands (the README's) go through command(); one that is a run of the table is not
+run again.
 
 A test module names the scripts it reads when it is imported (prefetch), so that during discovery every run the
 suite needs is queued before the first test starts. Worker threads (one fewer than the CPUs, at least one) work
@@ -31,6 +32,7 @@ import contextlib
 import functools
 import hashlib
 import io
+import itertools
 import json
 import os
 import queue
@@ -78,7 +80,8 @@ class _Run:
 
 _LOCK = threading.Lock()
 _RUNS: dict[object, _Run] = {}
-_QUEUE: "queue.Queue[_Run]" = queue.Queue()
+_QUEUE: "queue.PriorityQueue[tuple[int, int, _Run]]" = queue.PriorityQueue()  # (0 first, 1 later; order queued)
+_ORDER = itertools.count()
 _WORKERS: list[threading.Thread] = []
 _STOPPED = threading.Event()
 _ELSEWHERE = tempfile.TemporaryDirectory(prefix="script-runs-")
@@ -143,10 +146,11 @@ def _publish(run: _Run) -> None:
 
 def _work() -> None:
     while True:
-        _execute(_QUEUE.get())
+        _execute(_QUEUE.get()[2])
 
 
-def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict) -> None:
+def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict, later: bool = False) -> None:
+    """Queue a run once; a later one (a batch: most tests read the root runs) starts after every other queued run."""
     with _LOCK:
         if key in _RUNS:
             return
@@ -155,7 +159,7 @@ def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict) -> None:
             for _ in range(max(1, (os.cpu_count() or 2) - 1)):
                 _WORKERS.append(threading.Thread(target=_work, daemon=True, name="script-runs"))
                 _WORKERS[-1].start()
-    _QUEUE.put(run)
+    _QUEUE.put((int(later), next(_ORDER), run))
 
 
 def _table_run(script: str, variant: str) -> tuple[tuple[str, ...], Path, dict]:
@@ -195,7 +199,7 @@ def queue_batch(key: str, runs: list[tuple[str, str, tuple[str, ...]]], cwd: Pat
     """Queue one fresh interpreter that runs each (name, path of a Python file, arguments) of runs in turn as __main__
     (see _DRIVER), from cwd with env; batch_result(key, name) reads each one's (exit code, stdout, stderr)."""
     argv = ("-c", _DRIVER, json.dumps([[name, path, *args] for name, path, args in runs]))
-    _start(("batch", key), argv, cwd, env)
+    _start(("batch", key), argv, cwd, env, later=True)
 
 
 def batch_result(key: str, name: str) -> Result:
@@ -208,14 +212,25 @@ def batch_result(key: str, name: str) -> Result:
         return Result(None, driver.stdout[-2000:], driver.stderr + f"\n[the driver of {key!r} reported no {name!r}]")
 
 
-def _queue_variant(variant: str) -> None:
-    """Queue the batch that runs every script of a BATCHED variant, each with that variant's arguments."""
-    runs = []
-    for script in NUMBERED:
-        if variant in variants(script):
-            argv, cwd, env = _table_run(script, variant)
-            runs.append((script, str(cwd / argv[0]), argv[1:]))
-    queue_batch(variant, runs, cwd, env)
+BATCH_HALVES = 2  # each BATCHED variant runs as this many batches, so that two workers can run them at once
+
+
+def _half(script: str) -> int:
+    """Which batch of its variant a script runs in: the numbered scripts split in BATCH_HALVES runs of neighbours."""
+    return NUMBERED.index(script) * BATCH_HALVES // len(NUMBERED)
+
+
+def _queue_variant(variant: str, script: str) -> str:
+    """Queue the batch of a BATCHED variant that holds this script (each script with that variant's arguments);
+    return the batch's key."""
+    runs, half = [], _half(script)
+    for other in NUMBERED:
+        if variant in variants(other) and _half(other) == half:
+            argv, cwd, env = _table_run(other, variant)
+            runs.append((other, str(cwd / argv[0]), argv[1:]))
+    key = f"{variant} {half + 1}/{BATCH_HALVES}"
+    queue_batch(key, runs, cwd, env)
+    return key
 
 
 def prefetch(*scripts: str) -> None:
@@ -224,7 +239,7 @@ def prefetch(*scripts: str) -> None:
     for script in scripts or NUMBERED:
         for variant in variants(script):
             if variant in BATCHED:
-                _queue_variant(variant)
+                _queue_variant(variant, script)
             else:
                 _start((script, variant), *_table_run(script, variant))
 
@@ -233,8 +248,7 @@ def result(script: str, variant: str = "root") -> Result:
     """(returncode, stdout, stderr) of one run of the table, e.g. result("06_evaluation.py", "seed 1")."""
     run = _table_run(script, variant)  # KeyError for a run the table does not have
     if variant in BATCHED:
-        _queue_variant(variant)
-        return batch_result(variant, script)
+        return batch_result(_queue_variant(variant, script), script)
     _start((script, variant), *run)
     _execute(_RUNS[script, variant])
     return _RUNS[script, variant].result

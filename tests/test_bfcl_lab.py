@@ -1451,10 +1451,11 @@ class OptimalPairing(unittest.TestCase):
 
 
 class SubprocessDemoScript(unittest.TestCase):
-    """scripts/06_evaluation.py as a subprocess, from another directory (a run of tests/script_runs.py's table)."""
+    """scripts/06_evaluation.py as a subprocess (a run of tests/script_runs.py's table, which also checks that it
+    prints the same bytes from another directory)."""
 
     def test_the_demo_script(self):
-        code, out, err = script_runs.result("06_evaluation.py", "elsewhere")
+        code, out, err = script_runs.result("06_evaluation.py")
         self.assertEqual((code, err), (0, ""))
         self.assertTrue(out.startswith("=== Demo 1. BFCL: nine questions, two models, two graders ===\n"))
         self.assertIn("\n" + bfcl_lab.demo_bfcl() + "\n", out)  # the same bytes as in process
