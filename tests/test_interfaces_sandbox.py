@@ -419,6 +419,14 @@ class TheDemo(unittest.TestCase):
         self.assertIn("slides: one program   2             3                      0 (the printout)", self.text)
         self.assertIn("quoted from its abstract, not computed", self.text)
         self.assertIn("up to 20% higher", self.text)
+        # CodeAct's chart, quoted as read off the figure (approximate), never computed: code beats JSON and text for
+        # every model shown, in fewer turns
+        self.assertIn("read off it, to about one unit, not computed", self.text)
+        self.assertIn("gpt-4-1106-preview   ~74% / ~52% / ~53%", self.text)
+        for model, rate, turns in I.CODEACT_CHART:
+            with self.subTest(model=model):
+                self.assertGreater(rate[0], max(rate[1:]))
+                self.assertLess(turns[0], min(turns[1:]))
         lines = self.text.splitlines()
         self.assertLessEqual(max(map(len, lines)), 118)
         self.assertLessEqual(len(lines), 75)
