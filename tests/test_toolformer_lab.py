@@ -898,7 +898,7 @@ class Toolken(unittest.TestCase):
 
 class ScriptDemosInProcess(unittest.TestCase):
     def test_why_tools_for_several_seeds(self):
-        for seed in range(6):
+        for seed in range(4):  # 0 and 1 are the scripts' runs; 2 and 3 two more draws
             with self.subTest(seed=seed):
                 text = lab_results.demo_cant_compute(seed)
                 answer = text.split("'32 times 34 is' -> ")[1].split()[0]

@@ -429,8 +429,8 @@ class Masks(unittest.TestCase):
 class Generation(unittest.TestCase):
     def test_masked_calls_are_all_valid(self):
         lab_ = lab()
-        calls = tl.generate_calls(lab_, 1002, True, 31)
-        self.assertEqual(Counter(g.tool for g in calls), {tool: 334 for tool in lab_.tools})
+        calls = tl.generate_calls(lab_, 501, True, 31)
+        self.assertEqual(Counter(g.tool for g in calls), {tool: 167 for tool in lab_.tools})
         for g in calls:
             with self.subTest(text=g.text):
                 self.assertEqual(g.stop, "end")
