@@ -508,9 +508,9 @@ class PromptTokens(unittest.TestCase):
                 tools = tools[::-1]
             with self.subTest(round=i):
                 self.assertEqual(tc.prompt_tokens(tools, "x"), count_tokens(render_tool_prompt(tools)) + 1)
-            del tools
+            del tools  # freed at once (a Tool holds no cycle); a cycle among these young objects would go with:
             if i % 5 == 0:
-                gc.collect()
+                gc.collect(0)  # generation 0 only: a full collection walks every object of the test process
 
     # Was a bug (fixed): the per-tool cache is keyed by identity, and Tool is a mutable dataclass: a tool whose
     # description is changed after it was counted keeps its old count, so prompt_tokens no longer
