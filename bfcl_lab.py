@@ -61,7 +61,7 @@ import time
 from dataclasses import dataclass, field
 
 import tool_core
-from tool_core import JSON, HandoutFigure, ParseError, ToolCall, ToolRegistry, format_table
+from tool_core import JSON, HandoutFigure, ParseError, ToolRegistry, format_table
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. Nine questions in BFCL's format ---

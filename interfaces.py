@@ -15,9 +15,10 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      One Tool rendered for every reader (OpenAI Chat Completions, strict mode included;
      Anthropic Messages; an MCP tools/list entry; tool_core's text protocol; the Qwen3/Hermes
      chat template), calls and results converted both ways, parallel calls and tool_choice too.
-     3a holds the demos of scripts/10 (demos 1, 2 and 4): one round trip as the exact JSON of each
+     3a: the coupling rule (coupling_problems: every call answered by its id, in the next message).
+     3b holds the demos of scripts/10 (demos 1, 2 and 4): one round trip as the exact JSON of each
      API, the same exchange in Qwen3's template with each part's tokens, tool_choice written and
-     obeyed, and the coupling rule (coupling_problems: every call answered by its id, next message).
+     obeyed, and the coupling rule checked in three cases.
   4. MCP for real                                           scripts/04 demos 3 and 4
      MCPServer serves any ToolRegistry (JSON-RPC 2.0, the initialize handshake, tools/list with
      pagination, tools/call, list_changed) over stdio (`python3 interfaces.py serve`, which
@@ -1449,7 +1450,7 @@ def match_results(calls: list[ToolCall], results: dict[str, ToolResult]) -> list
     return [results[c.id] for c in calls]
 
 
-# --- The coupling rule: every call of a reply answered, by its id, in the very next message (slides 003, §7) ---
+# --- 3a. The coupling rule: every call of a reply answered, by its id, in the very next message (slides 003, §7) ---
 
 @dataclass
 class _Turn:
@@ -1641,7 +1642,7 @@ def _anthropic_turn(where: str, m: JSON, problems: list[str]) -> _Turn:
     return turn
 
 
-# --- 3a. The demos of scripts/10_under_the_hood.py: the wire, the tokens, tool_choice, the coupling rule ---
+# --- 3b. The demos of scripts/10_under_the_hood.py: the wire, the tokens, tool_choice, the coupling rule ---
 
 WIRE_QUESTION = "What caused incident E-1474?"
 WIRE_MODELS = {"OpenAI": "gpt-4o-mini", "Anthropic": "claude-sonnet-4-5"}  # any model id would do; bfcl_lab's defaults

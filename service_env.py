@@ -39,7 +39,7 @@ from fractions import Fraction
 from math import comb
 
 import tool_core
-from tool_core import JSON, HandoutFigure, Tool, ToolRegistry, format_table
+from tool_core import JSON, HandoutFigure, ToolRegistry, format_table
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. The environment: database, tools, policy ---
@@ -666,7 +666,7 @@ _READ_TOOLS = frozenset(t.name for t in SERVICE_TOOLS if t.read_only)
 
 
 def _wrong_read(task: Task, calls: list[tool_core.CallRecord]) -> bool:
-    """Say whether the agent called a read tool that cannot answer this kind of task (whether or not the call worked)."""
+    """Say whether the agent called a read tool that cannot answer this kind of task (whether or not it worked)."""
     return any(c.name in _READ_TOOLS and c.name not in _READS[task.intent["action"]] for c in calls)
 
 
@@ -757,8 +757,8 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
     done_wrong = sum(t.said_done and any(c.ok and c.name == "issue_credit" for c in t.transcript.calls)
                      for t in refusal)
     return "\n".join([
-        f"The agent has {len(service_registry(ServiceDB()).names())} tools; its system prompt opens with the policy the "
-        f"grader holds it to, {len(POLICY.splitlines()) - 1} rules (each task tests one):",
+        f"The agent has {len(service_registry(ServiceDB()).names())} tools; its system prompt opens with the policy "
+        f"the grader holds it to, {len(POLICY.splitlines()) - 1} rules (each task tests one):",
         *("  " + line for line in POLICY.splitlines()[1:]),
         "",
         f"{len(TASKS)} tasks x {trials} trials; the toy agent's knobs: {_knob_text(Knobs())}.",
@@ -775,14 +775,14 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
 
 
 def _estimator_text() -> str:
-    """The two estimators' definitions, with lecture 000's worked example computed."""
+    """Write the two estimators' definitions, with lecture 000's worked example computed."""
     n, c, k = 8, 4, 4
     return "\n".join([
-        f"From n trials with c successes: pass^k = C(c, k)/C(n, k), the chance that k of the n trials, drawn without",
+        "From n trials with c successes: pass^k = C(c, k)/C(n, k), the chance that k of the n trials, drawn without",
         "replacement, all succeed (tau-bench); pass@k = 1 - C(n-c, k)/C(n, k), the chance that at least one does.",
-        f"Lecture 000's worked example, c = {c} of n = {n}: pass^{k} = C({c}, {k})/C({n}, {k}) = {pass_hat_k(n, c, k)} = "
-        f"{float(pass_hat_k(n, c, k)):.3f}, while pass@{k} = 1 - C({n - c}, {k})/C({n}, {k}) = {pass_at_k(n, c, k)} = "
-        f"{float(pass_at_k(n, c, k)):.3f}."])
+        f"Lecture 000's worked example, c = {c} of n = {n}: pass^{k} = C({c}, {k})/C({n}, {k}) = "
+        f"{pass_hat_k(n, c, k)} = {float(pass_hat_k(n, c, k)):.3f}, while pass@{k} = 1 - C({n - c}, {k})/C({n}, {k}) = "
+        f"{pass_at_k(n, c, k)} = {float(pass_at_k(n, c, k)):.3f}."])
 
 
 def _knob_text(knobs: Knobs) -> str:
@@ -841,9 +841,9 @@ def demo_halved(seed: int = 0, trials: int = DEMO4_TRIALS) -> str:
     before = mean_estimate(_runs(seed, 8), 1, pass_at_k)
     return "\n".join([
         f"{len(TASKS)} tasks x {trials} trials each: twice demo 2's 8, for steadier estimates. Demo 2's trials are the "
-        f"first 8 of these,",
-        f"so \"as before\" is demo 2's agent measured on {trials}: its pass@1 differs from demo 2's ({before:.2f}) by the "
-        f"{trials - 8} extra trials alone.",
+        "first 8 of these,",
+        f"so \"as before\" is demo 2's agent measured on {trials}: its pass@1 differs from demo 2's ({before:.2f}) by "
+        f"the {trials - 8} extra trials alone.",
         format_table(["agent", "pass@1", "pass^8", "pass@4"], rows),
         "pass@4 was already near 1, so it cannot show the improvement; pass^8 shows it.",
         "",
@@ -862,6 +862,7 @@ def _spread(p: float, n: int, k: int) -> float:
 
 # Handout 001, figure by figure: what `scripts/06_evaluation.py --vs-handout` prints for demos 2 to 4
 # (bfcl_lab's HANDOUT_06 has demo 1), and README's table
+_SEED_MOVES_MEAN = "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed"
 HANDOUT_06: list[HandoutFigure] = [
     HandoutFigure(2, "§7.3", "tools of the mini tau-bench", "5", r"The agent has (\d+) tools",
                   "the lab's environment has six: find_customer, get_account, list_appointments, "
@@ -869,7 +870,8 @@ HANDOUT_06: list[HandoutFigure] = [
     HandoutFigure(2, "§7.3", "rules of the policy", "5", r"the policy the grader holds it to, (\d+) rules"),
     HandoutFigure(2, "§7.3", "tasks x trials",
                   "8 tasks, 8 trials each", r"(\d+ tasks x \d+ trials); the toy agent's knobs"),
-    HandoutFigure(2, "§7.3", "the toy agent's failure knobs", "six typical failures", r"the toy agent's knobs: (.+)\.$",
+    HandoutFigure(2, "§7.3", "the toy agent's failure knobs", "six typical failures",
+                  r"the toy agent's knobs: (.+)\.$",
                   "a seventh, wrong read, makes handout 000's 'wrong tool selection' (list_appointments where a credit "
                   "needs get_account); it fires after every other draw, so no other figure moves"),
     HandoutFigure(2, "§7.3", "T2 (cancel, confirmed), state-based", "8/8", r"(?m)^T2\s+cancel, confirmed\s+(\d+/\d+)"),
@@ -933,18 +935,17 @@ HANDOUT_06: list[HandoutFigure] = [
                   "2026-10-28", r"where \{'date': '([\d-]+)'\} was expected"),
     HandoutFigure(3, "§8", "T7: every call valid", "every call valid", r"every call (valid and successful):"),
     HandoutFigure(4, "§7.3", "trials per task when the rates are halved", "16", r"\d+ tasks x (\d+) trials each"),
-    HandoutFigure(4, "§7.3", "pass@1 as before (16 trials)", "0.79", r"(?m)^as before\s+([\d.]+)",
-                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+    HandoutFigure(4, "§7.3", "pass@1 as before (16 trials)", "0.79", r"(?m)^as before\s+([\d.]+)", _SEED_MOVES_MEAN,
                   closer="--seed 17: 0.80; --seed 36 or 241: 0.79"),
     HandoutFigure(4, "§7.3", "pass@1 with every rate halved", "0.92", r"(?m)^every rate halved\s+([\d.]+)",
-                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+                  _SEED_MOVES_MEAN,
                   closer="--seed 17: 0.91; --seed 36: 0.90 (no seed in 0-299 gives 0.79 -> 0.92 together with 0.47 "
                          "-> 0.55; seed 36 comes closest: 0.79 -> 0.90, 0.45 -> 0.57)"),
     HandoutFigure(4, "§7.3", "pass^8 as before (16 trials)", "0.47", r"(?m)^as before\s+[\d.]+\s+([\d.]+)",
                   "the seed; 16 trials give a task pass^8 = C(c, 8)/C(16, 8), which a single trial moves a lot",
                   closer="--seed 17: 0.45; --seed 36: 0.45"),
     HandoutFigure(4, "§7.3", "pass^8 with every rate halved", "0.55", r"(?m)^every rate halved\s+[\d.]+\s+([\d.]+)",
-                  "the seed draws which trials fail, and the mean moves by a few hundredths from seed to seed",
+                  _SEED_MOVES_MEAN,
                   closer="--seed 149: 0.54 (0.44 before); --seed 36: 0.57"),
     HandoutFigure(4, "§7.3", "pass@4 as before (the handout: already near 1)",
                   "near 1", r"(?m)^as before\s+[\d.]+\s+[\d.]+\s+([\d.]+)"),

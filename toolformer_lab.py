@@ -1394,7 +1394,8 @@ def demo_candidates(run: ToolformerRun, tau: float = 0.5) -> str:
         out += [tool_core.format_table(["at", "call c", "result r", "L(eps)", "L(c, eps)", "L(c, r)", "L- - L+",
                                         f"tau={tau:g}"], rows), ""]
     out.insert(1, "'at': the two words before the position, and [.] where the call is inserted; each L is the "
-                  "weighted loss\n(the weights w_t above) of the five tokens that follow [.] (fewer at the end of a sentence).")
+                  "weighted loss\n(the weights w_t above) of the five tokens that follow [.] (fewer at the end of a "
+                  "sentence).")
     right = next(c for c in run.candidates if c.gold and c.tool == "Calculator")
     out.append(f"The right calculation lowers the loss by {right.gain:.2f} nats: only its result lets the cache copy "
                f"'{right.result}', a number the model never saw. Writing the call without the result does not help "
@@ -1707,6 +1708,8 @@ def demo_tool_use(run: ToolformerRun, tau: float = 0.5) -> str:
 
 
 # Handout 001, figure by figure: what `scripts/02_toolformer.py --vs-handout` prints, and README's table
+_CORPUS_DIFFERS = ("the lab's corpus differs from the handout's (course announcements as background, its own "
+                   "generated texts and candidate rules), so every loss differs")  # why every loss figure differs
 HANDOUT_02: list[HandoutFigure] = [
     HandoutFigure(0, "§3.4", "Toolformer's loss weights (the section before demo 1)",
                   "w_t = max(0, 1 - 0.2t), normalised, 5 tokens", r"for t = 0\.\.4: ([\d. +]+= 1)"),
@@ -1720,17 +1723,12 @@ HANDOUT_02: list[HandoutFigure] = [
                   "The vendor Ashholt was founded by Tove Belwick.", r'(?m)^"(The vendor Ashholt[^"]*)"$'),
     HandoutFigure(1, "§3.6", "loss drop of the right calculation (120 + 85), nats",
                   "2.38", r"lowers the loss by ([\d.]+) nats",
-                  "the lab's corpus differs from the handout's (course announcements as background, its own "
-                  "generated texts and candidate rules), so every loss differs; the megawatt sentence is fixed, so "
-                  "no seed moves this figure (the script itself says 'The handout's own corpus gave 2.38 nats')"),
+                  _CORPUS_DIFFERS + "; the megawatt sentence is fixed, so no seed moves this figure (the script itself "
+                  "says 'The handout's own corpus gave 2.38 nats')"),
     HandoutFigure(1, "§3.6", "L(e(c, eps)) of the right calculation: the call without its result",
-                  "5.44", r"does not help \(([\d.]+) vs [\d.]+ with no call\)",
-                  "the lab's corpus differs from the handout's (course announcements as background, its own "
-                  "generated texts and candidate rules), so every loss differs"),
+                  "5.44", r"does not help \(([\d.]+) vs [\d.]+ with no call\)", _CORPUS_DIFFERS),
     HandoutFigure(1, "§3.6", "L(eps) of the megawatt sentence: no call",
-                  "5.37", r"does not help \([\d.]+ vs ([\d.]+) with no call\)",
-                  "the lab's corpus differs from the handout's (course announcements as background, its own "
-                  "generated texts and candidate rules), so every loss differs"),
+                  "5.37", r"does not help \([\d.]+ vs ([\d.]+) with no call\)", _CORPUS_DIFFERS),
     HandoutFigure(2, "§3.6", "texts in the threshold sweep", "120", r"(\d+) texts, \d+ candidates"),
     HandoutFigure(2, "§3.6", "executed candidates in the sweep", "404", r"\d+ texts, (\d+) candidates",
                   "candidate rules differ: each of the 15 date texts now gets a right Calendar() candidate before "
@@ -1743,9 +1741,7 @@ HANDOUT_02: list[HandoutFigure] = [
                   " which the model alone already predicts with P = 0.19), so 6 go at tau = 1 and one calculator "
                   "call at tau = 1.5; only tau = 0.5 keeps exactly the 95 right calls (README lists this one)"),
     HandoutFigure(2, "§3.6", "gains of the right calculator calls, nats",
-                  "1.62-2.38", r"Calculator ([\d.]+-[\d.]+) \(one-token",
-                  "the lab's corpus differs from the handout's (course announcements as background, its own "
-                  "generated texts and candidate rules), so every loss differs"),
+                  "1.62-2.38", r"Calculator ([\d.]+-[\d.]+) \(one-token", _CORPUS_DIFFERS),
     HandoutFigure(2, "§3.6", "gains of the right QA and Calendar calls (the handout: larger than the calculator's)",
                   "larger than the calculator's 1.62-2.38 (no figure)",
                   r"(QA \d+\.\d+ \(two-token names\), Calendar \d+\.\d+-\d+\.\d+)",
@@ -1754,9 +1750,7 @@ HANDOUT_02: list[HandoutFigure] = [
     HandoutFigure(2, "§3.6, §12 ex. 2", "calculator calls kept at tau = 2 (they go first)",
                   "0 (all dropped at tau = 2.0)", r"(?m)^2\s{2,}\d+\s+(\d+ \(\d+ right\))"),
     HandoutFigure(2, "§3.6", "pitfall: largest gain of Calendar() where no tool is needed, cache copying punctuation",
-                  "1.04", r"now gains up to ([\d.]+) nats",
-                  "the lab's corpus differs from the handout's (course announcements as background, its own "
-                  "generated texts and candidate rules), so every loss differs"),
+                  "1.04", r"now gains up to ([\d.]+) nats", _CORPUS_DIFFERS),
     HandoutFigure(2, "§3.6", "the same gain with the content-words-only cache (the handout: 'then it behaved')",
                   "no spurious gain", r"copying content words only: at most ([\d.]+)\)"),
     HandoutFigure(3, "§3.6", "the retrained model's order", "trigram (三元)",

@@ -6,7 +6,7 @@ Demo 2, hasn't seen / can't reach: a model trained on 2024 text gives 2024's rem
         and the most frequent "Today is ..." word; a policy lookup and a calendar know better.
 Demo 3, what a tool is: 17,423 x 892 through tool_core.run_agent with a scripted model.
 
-Runs offline in about 0.2 s. --seed draws the multiplication problems (default 0).
+Runs offline in well under a second. --seed draws the multiplication problems (default 0).
 """
 import argparse
 import sys

@@ -12,7 +12,7 @@ Demo 5: tool use at inference: demo 3's trigram decodes held-out texts, the harn
         paper's top-k rule for opening a call differs; then one switch to ToolkenGPT's tool mode
         for "... the area is", beside the loss that skips [N/A].
 
-Runs offline in about 0.4 s. --seed draws the numbers and the everywhere-calendar positions (default 0).
+Runs offline in well under a second. --seed draws the numbers and the everywhere-calendar positions (default 0).
 """
 import argparse
 import math

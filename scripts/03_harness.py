@@ -6,7 +6,7 @@ Demo 2: twelve odd model outputs through the naive regex parser and the robust o
 Demo 3: the loop with a scripted model: parallel calls, relevance, self-correction.
 Then: what the tool definitions cost in the prompt.
 
-Runs offline in about 0.1 s. No randomness, so no --seed: the output is the same every run.
+Runs offline in well under a second. No randomness, so no --seed: the output is the same every run.
 """
 import argparse
 import sys

@@ -16,7 +16,7 @@ Demo 4: inbound vs outbound auth over Streamable HTTP: no token, the agent's rea
         the host's pins.
 
 Real HTTP on 127.0.0.1 with ephemeral ports; every server is stopped before the script ends.
-Runs offline in about 0.5 s. No randomness, so no --seed.
+Runs offline in well under a second. No randomness, so no --seed.
 """
 import argparse
 import sys

@@ -11,7 +11,7 @@ Demo 5: deferred loading through tool_core's loop: a search_tools meta-tool inst
 
 The picker is simulated (ToyCaller) with explicit knobs, printed with its figures; --seed draws
 the requests' ids and the picker's choices of demos 2, 3 and 5 (default 0; demo 1's examples are
-always seed 0's). Runs offline in about 0.5 s.
+always seed 0's). Runs offline in well under a second.
 """
 import argparse
 import sys

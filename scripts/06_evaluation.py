@@ -16,7 +16,7 @@ Demo 5: ToolBench's way: 20 chain instructions (2-4 calls, intra- and cross-cate
         DFSDT's depth-first search with backtracking, within a budget of calls; ToolEval's pass
         rate and win rate, with a rule-based judge standing in for its LLM judge.
 
-Runs offline in about 0.4 s. --seed draws the toy agent's failures and demo 5's instructions and picker (default
+Runs offline in well under a second. --seed draws the toy agent's failures and demo 5's instructions and picker (default
 0); demo 1 has no randomness.
 """
 import argparse

@@ -10,7 +10,7 @@ Demo 5: what a mask costs, computed three ways (every token, a prefix tree, prec
         automaton steps per token, the lecture's 14-token trie example, context-dependent tokens.
 Demo 6: what masking does not give: age 420 passes; greedy masking distorts (Grammar-Aligned Decoding).
 
-Runs offline in about 0.5 s. --seed draws the training calls and the samples (default 0); --timings
+Runs offline in well under a second. --seed draws the training calls and the samples (default 0); --timings
 adds milliseconds per mask, which vary by machine and run (so the default output is the same every run).
 """
 import argparse
