@@ -43,6 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
 
 
@@ -132,7 +133,6 @@ def pathological_throughput() -> list[list]:
     for _ in range(40):
         deep = [deep]
     import bfcl_lab
-    import tool_catalog
     words = [f"w{i}" for i in range(20_000)]
     index = tool_catalog.BM25Index([[w] for w in words])
     blanks, tags = "```" + " " * 1_000_000 + "x" + call, "<tool_result>" * 80_000
@@ -604,7 +604,6 @@ def run(repeat: int, say=print) -> dict[str, str]:
     figures.update(load_answered=loads[0][1], load_lost=loads[0][2], load_p99=loads[0][5], load32_p99=loads[1][5])
     say("\nMCP over Streamable HTTP under load (clients at once x tools/call each; the server in another process):\n")
     say(tool_core.format_table(["clients x calls", "answered", "lost", "calls/s", "p50 ms", "p99 ms"], loads))
-    import tool_catalog
     table = tool_catalog.scale_figures(queries=200)
     largest = table.rows[-1]  # [tools, index (s), top-10 pruned (ms), top-10 full scan (ms), postings touched]
     assert largest[0] == "16,000", largest
