@@ -74,20 +74,26 @@ the "dual LLM" or quarantine designs that keep untrusted text away from a model 
 from __future__ import annotations
 
 import ast
+import base64
+import contextvars
 import copy
 import functools
 import hashlib
 import hmac
+import io
 import json
 import operator
 import random
 import re
 import secrets
+import struct
 import threading
 import typing
 import warnings
+import wave
+import zlib
 from dataclasses import dataclass, field, replace
-from urllib.parse import parse_qs, quote, urlencode, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlencode, urlsplit
 
 import tool_core
 from tool_core import (JSON, HandoutFigure, ParseError, Tool, ToolCall, ToolExecutionError, ToolRegistry, ToolResult,
@@ -1993,11 +1999,32 @@ def _valid_id(message_id: JSON) -> bool:
     return isinstance(message_id, str) or (isinstance(message_id, int) and not isinstance(message_id, bool))
 
 
+class MCPMethod(typing.NamedTuple):
+    """One method a server answers: its handler, the capability it belongs to, the first revision that has it."""
+
+    handler: typing.Callable[["MCPSession", dict, JSON], JSON]
+    capability: str | None
+    since: str
+
+
+MCP_METHODS: dict[str, MCPMethod] = {}  # every section below registers the methods it teaches
+
+
+def mcp_method(name: str, capability: str | None = None, since: str = "2024-11-05"):
+    """Register a request handler `handler(session, params, request_id) -> result` under its method name."""
+    def register(handler):
+        MCP_METHODS[name] = MCPMethod(handler, capability, since)
+        return handler
+    return register
+
+
 class MCPServer:
-    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era).
+    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era), and
+    resources, resource templates and prompts when given.
 
     Lifecycle: initialize (version negotiation: the client's version if we speak it, else our
-    latest) -> notifications/initialized -> tools/list and tools/call; ping at any time. Each
+    latest) -> notifications/initialized -> tools/list and tools/call (and the other methods
+    of MCP_METHODS the server's capabilities cover); ping at any time, both ways. Each
     connection is an `MCPSession`; the transports (in process, stdio, Streamable HTTP) only
     move its messages. tools/call goes through ToolRegistry.call, so validation and the error
     kinds are tool_core's: an unknown tool is a protocol error (-32602); arguments that fail
@@ -2011,17 +2038,35 @@ class MCPServer:
     transport.
     Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
     metadata and server/discover (we answer server/discover with -32601, so its clients fall
-    back to initialize at once); resources, prompts, sampling, elicitation, logging, tasks.
+    back to initialize at once); roots (we never ask for them) and tasks.
     """
 
-    def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
+    def __init__(self, registry: ToolRegistry, *, resources: typing.Iterable["Resource"] = (),
+                 templates: typing.Iterable["ResourceTemplate"] = (), prompts: typing.Iterable["Prompt"] = (),
+                 info: dict | None = None, instructions: str | None = None,
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
                  session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.registry, self.info, self.instructions = registry, info or dict(SERVER_INFO), instructions
+        self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
         self.tokens, self.page_size, self.tool_timeout = tokens, page_size, tool_timeout
         self.session_workers, self.max_message_bytes = session_workers, max_message_bytes
         self.sessions: list[MCPSession] = []
         self.lock = threading.Lock()
+
+    def capabilities(self, version: str) -> dict:
+        """Say what this server offers, as initialize answers it in this revision."""
+        offered = {"tools": {"listChanged": True}, "logging": {}}
+        if self.resources or self.templates:
+            offered["resources"] = {"subscribe": True, "listChanged": True}
+        if self.prompts:
+            offered["prompts"] = {"listChanged": True}
+        if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
+            offered["completions"] = {}
+        return offered
+
+    def offers(self, capability: str) -> bool:
+        """Say whether a method of this capability is served (completion/complete also in 2024-11-05)."""
+        return capability in self.capabilities(LATEST_VERSION)
 
     def session(self, token: str | None = None) -> "MCPSession":
         """Open a connection for a client presenting this bearer token (checked at initialize)."""
@@ -2050,24 +2095,30 @@ class MCPServer:
     def set_registry(self, registry: ToolRegistry) -> None:
         """Serve a new tool set (e.g. regenerated from a changed API); tell every live session its list changed."""
         self.registry = registry
+        self.announce("notifications/tools/list_changed")
+
+    def announce(self, method: str, params: dict | None = None, to: typing.Callable[["MCPSession"], bool] = None):
+        """Send a notification to every initialized session (or those `to` picks)."""
         with self.lock:
-            for session in self.sessions:
-                if session.version is not None:
-                    session.notify("notifications/tools/list_changed")
+            sessions = list(self.sessions)
+        for session in sessions:
+            if session.version is not None and (to is None or to(session)):
+                session.notify(method, params)
 
     def visible(self, scopes: set[str]) -> list[Tool]:
         """Return the tools these scopes may see and call, in registry order."""
         return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
 
-    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None) -> ToolResult:
+    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None,
+            call: "MCPCall | None" = None) -> ToolResult:
         """Run one call through the registry on the session's workers, giving up after tool_timeout seconds.
 
         The guard costs a thread hand-off per call (about half the round trips per second of
         a trivial tool); tool_timeout=None runs calls inline, for tools known to return quickly.
         """
         if self.tool_timeout is None or session is None:
-            return self.registry.call(tool.name, arguments)
-        return session.run_guarded(tool, arguments, self.tool_timeout)
+            return _in_call(call, self.registry.call, tool.name, arguments)
+        return session.run_guarded(tool, arguments, self.tool_timeout, call)
 
     def close(self) -> None:
         """Stop every session's worker threads (calls still running finish on their own)."""
@@ -2078,42 +2129,103 @@ class MCPServer:
 
 
 class MCPSession:
-    """One client connection: its negotiated version, its scopes, and the notifications waiting for it."""
+    """One client connection: its negotiated version, its scopes, and how messages reach the client.
+
+    The transport sets `sink(message, related_request_id) -> bool` to send a message now (a
+    stdio line, an SSE event); what it cannot send yet waits in `outbox` for the next reply.
+    Requests to the client (`ask`) wait for the response the client sends back.
+    """
 
     def __init__(self, server: MCPServer, scopes: set[str] | None):
         self.server, self.scopes = server, scopes
         self.version: str | None = None  # set by initialize
         self.initialized = False  # set by notifications/initialized
-        self.outbox: list[dict] = []  # notifications for the client, sent with the next reply
+        self.client_capabilities: dict = {}  # what the client declared at initialize (sampling, elicitation, ...)
+        self.level = "info"  # the lowest log level sent (logging/setLevel changes it)
+        self.subscriptions: set[str] = set()  # resource URIs the client asked to hear about
+        self.sink: typing.Callable[[dict, JSON], bool] | None = None
+        self.closer: typing.Callable[[JSON], None] | None = None  # ends a request's stream early (HTTP only)
+        self.outbox: list[dict] = []  # messages for the client, sent with the next reply
+        self.calls: dict[JSON, MCPCall] = {}  # the tools/call requests running now, by id (to cancel them)
+        self.asked: dict[str, _Waiter] = {}  # our requests to the client, by id, until it answers
         self.closed = False
         self.lock = threading.Lock()
         self.workers = None  # this session's thread pool, made at its first guarded call
         self.running = 0  # calls running on it now
         self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
 
-    def notify(self, method: str, params: dict | None = None) -> None:
-        """Queue a notification for the client."""
-        self.outbox.append({"jsonrpc": "2.0", "method": method} | ({"params": params} if params else {}))
+    def send(self, message: dict, related: JSON = None, keep: bool = True) -> bool:
+        """Send a message to the client now if the transport can; else keep it for the next reply (keep=True)."""
+        if self.closed:
+            return False
+        if self.sink is not None and self.sink(message, related):
+            return True
+        if keep:
+            with self.lock:
+                self.outbox.append(message)
+        return False
+
+    def notify(self, method: str, params: dict | None = None, related: JSON = None) -> None:
+        """Send (or queue) a notification for the client."""
+        self.send({"jsonrpc": "2.0", "method": method} | ({"params": params} if params else {}), related)
 
     def take_outbox(self) -> list[dict]:
-        """Return and clear the queued notifications."""
-        out, self.outbox = self.outbox, []
+        """Return and clear the queued messages."""
+        with self.lock:
+            out, self.outbox = self.outbox, []
         return out
 
-    def run_guarded(self, tool: Tool, arguments: dict, timeout: float) -> ToolResult:
+    def ask(self, method: str, params: dict, related: JSON = None, call: "MCPCall | None" = None,
+            timeout: float = 60.0) -> dict:
+        """Send a request to the client and wait for its result; a refusal or error is raised as MCPRefused."""
+        request_id = f"server-{secrets.token_hex(4)}"  # never equal to a client's id: the two sides count apart
+        waiter = _Waiter(call)
+        with self.lock:
+            self.asked[request_id] = waiter
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        try:
+            if not self.send(message, related, keep=False):
+                raise MCPRefused(f"{method}: no open stream to the client to send the request on (over HTTP, the "
+                                 "client must accept text/event-stream on its POST, or hold the GET stream open)")
+            reply = waiter.wait(timeout)
+        finally:
+            with self.lock:
+                self.asked.pop(request_id, None)
+        if reply is None:
+            if call is not None and call.cancelled:
+                raise Cancelled(call.reason)
+            raise MCPRefused(f"{method}: the client did not answer within {timeout:g} s")
+        if "error" in reply:
+            error = reply["error"] if isinstance(reply["error"], dict) else {}
+            raise MCPRefused(f"{method} was refused by the client: {error.get('message', show(reply['error']))} "
+                             f"(code {error.get('code')})")
+        result = reply.get("result")
+        if not isinstance(result, dict):
+            raise MCPRefused(f"{method}: the client's result is {tool_core.describe(result)}, not an object")
+        return result
+
+    def ping(self, timeout: float = 10.0) -> None:
+        """Ping the client (the server side of "ping both ways"); raises MCPRefused if it does not answer."""
+        self.ask("ping", {}, timeout=timeout)
+
+    def run_guarded(self, tool: Tool, arguments: dict, timeout: float, call: "MCPCall | None" = None) -> ToolResult:
         """Run a call on this session's own workers; past the timeout, say whether it started at all.
 
         subtle: a thread cannot be killed, so a hung tool keeps its worker; a pool per session
         keeps that from starving the other sessions, and tells "still running" from "never ran".
+        A cancelled call stops waiting at once (its answer is never sent).
         """
-        from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+        from concurrent.futures import ThreadPoolExecutor
         with self.lock:
             self.workers = self.workers or ThreadPoolExecutor(self.server.session_workers, thread_name_prefix="mcp-tool")
-            future = self.workers.submit(self._counted, tool.name, arguments)
-        try:
-            return future.result(timeout=timeout)
-        except FutureTimeout:
-            pass
+            future = self.workers.submit(self._counted, tool.name, arguments, call)
+        changed = call.changed if call is not None else threading.Event()
+        future.add_done_callback(lambda _: changed.set())
+        changed.wait(timeout)
+        if future.done():
+            return future.result()
+        if call is not None and call.cancelled:
+            return ToolResult(False, error_kind="execution_error", message=f"{tool.name} was cancelled")
         if future.cancel():
             return ToolResult(False, error_kind="execution_error", retryable=True, message=(
                 f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} calls "
@@ -2122,20 +2234,25 @@ class MCPSession:
             f"{tool.name} did not finish within {timeout:g} s. It may still complete: check before "
             "repeating a call that changes anything."))
 
-    def _counted(self, name: str, arguments: dict) -> ToolResult:
+    def _counted(self, name: str, arguments: dict, call: "MCPCall | None") -> ToolResult:
         with self.lock:
             self.running += 1
         try:
-            return self.server.registry.call(name, arguments)
+            return _in_call(call, self.server.registry.call, name, arguments)
         finally:
             with self.lock:
                 self.running -= 1
 
     def close(self) -> None:
-        """End the session: no more notifications, its workers stopped (a running call finishes on its own)."""
+        """End the session: no more messages, its workers stopped, its running calls and requests given up."""
         self.closed = True
         with self.lock:
             workers, self.workers = self.workers, None
+            calls, waiters = list(self.calls.values()), list(self.asked.values())
+        for call in calls:
+            call.cancel("the session ended")
+        for waiter in waiters:
+            waiter.answer(None)
         if workers is not None:
             workers.shutdown(wait=False, cancel_futures=True)
 
@@ -2153,7 +2270,8 @@ class MCPSession:
         return self.handle(message)
 
     def handle(self, message: JSON) -> dict | list | None:
-        """Answer one decoded message: every request gets exactly one response with its id; notifications none.
+        """Answer one decoded message: every request gets exactly one response with its id (none once the client
+        cancelled it); notifications and responses get none.
 
         A batch (a JSON array of messages) is answered only in a session that negotiated 2025-03-26,
         the one revision that requires receiving them: with the array of its responses, or nothing
@@ -2163,21 +2281,24 @@ class MCPSession:
             return self._batch(message)
         malformed = self.malformed(message)
         if malformed is not None or "method" not in message:
-            return malformed  # None: a response to a request we never sent, nothing to answer
+            if malformed is None:
+                self._response(message)
+            return malformed
         method, params, message_id = message["method"], message.get("params", {}), message.get("id")
         if "id" not in message:
-            self._notification(method)
+            self._notification(method, params)
             return None
         try:
             if not isinstance(params, dict):
                 raise RPCError(INVALID_PARAMS, f"Invalid params: params must be an object, got {tool_core.describe(params)}")
-            return {"jsonrpc": "2.0", "id": message_id, "result": self._dispatch(method, params)}
+            result = self._dispatch(method, params, message_id)
         except RPCError as exc:
             return rpc_error(message_id, exc.code, exc.message, exc.data)
         except Exception as exc:  # a bug of ours: say so, keep serving
             import sys
             print(f"mcp: internal error in {method}: {type(exc).__name__}: {exc}", file=sys.stderr)
             return rpc_error(message_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
+        return None if result is CANCELLED else {"jsonrpc": "2.0", "id": message_id, "result": result}
 
     @staticmethod
     def malformed(message: JSON) -> dict | None:
@@ -2211,106 +2332,932 @@ class MCPSession:
                    if isinstance(m, list) else self.handle(m) for m in messages]
         return [r for r in replies if r is not None] or None
 
-    def _notification(self, method: JSON) -> None:
+    def _response(self, message: dict) -> None:
+        """Hand the client's response to the request of ours that waits for it (an unknown id is ignored)."""
+        with self.lock:
+            waiter = self.asked.get(message["id"]) if isinstance(message["id"], str) else None
+        if waiter is not None:
+            waiter.answer(message)
+
+    def _notification(self, method: JSON, params: JSON) -> None:
         if method == "notifications/initialized" and self.version is not None:
             self.initialized = True
-        # notifications/cancelled, roots/list_changed and the rest need no action here
+        elif method == "notifications/cancelled" and isinstance(params, dict):
+            with self.lock:
+                call = self.calls.get(params.get("requestId"))
+            if call is not None:
+                call.cancel(params.get("reason"))
+        # roots/list_changed and the rest need no action here
 
-    def _dispatch(self, method: str, params: dict) -> JSON:
-        handlers = {"ping": lambda p: {}, "initialize": self._initialize, "tools/list": self._tools_list,
-                    "tools/call": self._tools_call}
-        if method not in handlers:  # server/discover, resources/list, prompts/list, logging/setLevel, ...
-            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")
+    def _dispatch(self, method: str, params: dict, request_id: JSON) -> JSON:
+        entry = MCP_METHODS.get(method)
+        if entry is None or (entry.capability and not self.server.offers(entry.capability)):
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")  # server/discover, an absent capability
         if method not in ("ping", "initialize") and self.version is None:
             raise RPCError(INVALID_REQUEST, f"Invalid request: {method} before initialize; send initialize first")
-        return handlers[method](params)
-
-    def _initialize(self, params: dict) -> dict:
-        if self.scopes is None:
-            raise RPCError(UNAUTHORIZED, "Unauthorized: present a valid bearer token (Authorization: Bearer ...)")
-        if self.version is not None:
-            raise RPCError(INVALID_REQUEST, "Invalid request: this session is already initialized")
-        asked = params.get("protocolVersion")
-        if not isinstance(asked, str):
-            raise RPCError(INVALID_PARAMS, f"Invalid params: protocolVersion must be a string such as {LATEST_VERSION!r}")
-        self.version = asked if asked in MCP_VERSIONS else LATEST_VERSION  # never echo a version we do not speak
-        result = {"protocolVersion": self.version, "capabilities": {"tools": {"listChanged": True}},
-                  "serverInfo": self.server.info}
-        return result | ({"instructions": self.server.instructions} if self.server.instructions else {})
-
-    def _tools_list(self, params: dict) -> dict:
-        tools = self.server.visible(self.scopes)
-        cursor = params.get("cursor")
-        if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
-                                       and int(cursor) <= len(tools)):
-            raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
-        start = int(cursor or 0)
-        page = tools[start: start + self.server.page_size]
-        result = {"tools": [MCP(self.version).tool(t) for t in page]}
-        if start + len(page) < len(tools):
-            result["nextCursor"] = str(start + len(page))
-        return result
-
-    def _tools_call(self, params: dict) -> dict:
-        name, arguments = params.get("name"), params.get("arguments", {})
-        if not isinstance(name, str):
-            raise RPCError(INVALID_PARAMS, "Invalid params: tools/call needs a tool name as a string")
-        tool = self.server.registry.get(name)
-        if tool is None:
-            raise RPCError(INVALID_PARAMS, f"Unknown tool: {name}")
-        if tool not in self.server.visible(self.scopes):
-            needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
-            raise RPCError(FORBIDDEN, f"Forbidden: {name} needs the scope {needed}; this token has {sorted(self.scopes)}",
-                           {"scope": needed})
-        if not isinstance(arguments, dict):
-            raise RPCError(INVALID_PARAMS, f"Invalid params: arguments must be an object, got {tool_core.describe(arguments)}")
-        result = self.server.run(tool, arguments, self)
-        if result.error_kind == "invalid_arguments" and self.version < "2025-11-25":
-            raise RPCError(INVALID_PARAMS, f"Invalid params: {result.message}")  # older revisions: a protocol error
-        structured = tool.output_schema is not None and self.version >= TOOL_FIELDS_SINCE["outputSchema"]
-        return call_tool_result(result, structured=structured)  # structuredContent came with outputSchema
+        if self.version is not None and self.version < entry.since:
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method} came with MCP {entry.since}; this session "
+                                             f"speaks {self.version}")
+        return entry.handler(self, params, request_id)
 
 
-# --- 4b. Transports: stdio and Streamable HTTP (the in-process pair is MCPSession itself) ---
+@mcp_method("ping")
+def _ping(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    return {}
+
+
+@mcp_method("initialize")
+def _initialize(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    if session.scopes is None:
+        raise RPCError(UNAUTHORIZED, "Unauthorized: present a valid bearer token (Authorization: Bearer ...)")
+    if session.version is not None:
+        raise RPCError(INVALID_REQUEST, "Invalid request: this session is already initialized")
+    asked = params.get("protocolVersion")
+    if not isinstance(asked, str):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: protocolVersion must be a string such as {LATEST_VERSION!r}")
+    capabilities = params.get("capabilities", {})
+    session.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+    session.version = asked if asked in MCP_VERSIONS else LATEST_VERSION  # never echo a version we do not speak
+    server = session.server
+    result = {"protocolVersion": session.version, "capabilities": server.capabilities(session.version),
+              "serverInfo": server.info}
+    return result | ({"instructions": server.instructions} if server.instructions else {})
+
+
+def page_of(items: list, params: dict, size: int) -> tuple[list, str | None]:
+    """Cut one page of a list method: (the items from the cursor on, the next cursor or None). A cursor we did not
+    issue is -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
+    cursor = params.get("cursor")
+    if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
+                                   and int(cursor) <= len(items)):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
+    start = int(cursor or 0)
+    page = items[start: start + size]
+    return page, (str(start + len(page)) if start + len(page) < len(items) else None)
+
+
+@mcp_method("tools/list", "tools")
+def _tools_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    page, cursor = page_of(session.server.visible(session.scopes), params, session.server.page_size)
+    return {"tools": [MCP(session.version).tool(t) for t in page]} | ({"nextCursor": cursor} if cursor else {})
+
+
+@mcp_method("tools/call", "tools")
+def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
+    name, arguments = params.get("name"), params.get("arguments", {})
+    if not isinstance(name, str):
+        raise RPCError(INVALID_PARAMS, "Invalid params: tools/call needs a tool name as a string")
+    tool = session.server.registry.get(name)
+    if tool is None:
+        raise RPCError(INVALID_PARAMS, f"Unknown tool: {name}")
+    if tool not in session.server.visible(session.scopes):
+        needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
+        raise RPCError(FORBIDDEN, f"Forbidden: {name} needs the scope {needed}; this token has {sorted(session.scopes)}",
+                       {"scope": needed})
+    if not isinstance(arguments, dict):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: arguments must be an object, got {tool_core.describe(arguments)}")
+    call = MCPCall(session, request_id, params)
+    with session.lock:
+        session.calls[request_id] = call
+    try:
+        result = session.server.run(tool, arguments, session, call)
+    finally:
+        with session.lock:
+            session.calls.pop(request_id, None)
+    if call.cancelled:
+        return CANCELLED  # "the receiver SHOULD NOT send a response for the cancelled request"
+    if result.error_kind == "invalid_arguments" and session.version < "2025-11-25":
+        raise RPCError(INVALID_PARAMS, f"Invalid params: {result.message}")  # older revisions: a protocol error
+    return tool_result(session.version, tool, result)
+
+
+# --- 4a. Resources and prompts: what the application reads, and what the user picks ---
+# Tools are called by the model. Resources are data the host chooses to put into the context (a file, a
+# record, a team's page), each named by a URI; templates name whole families of them (RFC 6570, level 1).
+# Prompts are templates the user picks from a menu (a slash command), filled with arguments.
+
+@mcp_method("resources/list", "resources")
+def _resources_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    page, cursor = page_of(session.server.resources, params, session.server.page_size)
+    return {"resources": [r.entry(session.version) for r in page]} | ({"nextCursor": cursor} if cursor else {})
+
+
+@mcp_method("resources/templates/list", "resources")
+def _templates_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    page, cursor = page_of(session.server.templates, params, session.server.page_size)
+    return {"resourceTemplates": [t.entry(session.version) for t in page]} | ({"nextCursor": cursor} if cursor else {})
+
+
+def _uri_param(params: dict) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str) or not uri:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: uri must be a resource URI such as 'cardinal://teams/firmware', "
+                                       f"got {show(uri)}")
+    return uri
+
+
+@mcp_method("resources/read", "resources")
+def _resources_read(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    return read_resource(session.server.resources, session.server.templates, _uri_param(params))
+
+
+@mcp_method("resources/subscribe", "resources")
+def _subscribe(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    uri = _uri_param(params)
+    find_resource(session.server.resources, session.server.templates, uri)  # -32602 for a URI we do not serve
+    with session.lock:
+        session.subscriptions.add(uri)
+    return {}
+
+
+@mcp_method("resources/unsubscribe", "resources")
+def _unsubscribe(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    with session.lock:
+        session.subscriptions.discard(_uri_param(params))
+    return {}
+
+
+@mcp_method("prompts/list", "prompts")
+def _prompts_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    page, cursor = page_of(session.server.prompts, params, session.server.page_size)
+    return {"prompts": [p.entry(session.version) for p in page]} | ({"nextCursor": cursor} if cursor else {})
+
+
+@mcp_method("prompts/get", "prompts")
+def _prompts_get(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    return get_prompt(session.server.prompts, params.get("name"), params.get("arguments", {}))
+
+
+def resource_changed(server: MCPServer, uri: str) -> None:
+    """Tell the sessions subscribed to this URI that it changed (they read it again if they care)."""
+    server.announce("notifications/resources/updated", {"uri": uri}, to=lambda s: uri in s.subscriptions)
+
+
+def set_resources(server: MCPServer, resources: typing.Iterable = (), templates: typing.Iterable = ()) -> None:
+    """Serve a new set of resources and templates; tell every session the list changed."""
+    server.resources, server.templates = list(resources), list(templates)
+    server.announce("notifications/resources/list_changed")
+
+
+def set_prompts(server: MCPServer, prompts: typing.Iterable) -> None:
+    """Serve a new set of prompts; tell every session the list changed."""
+    server.prompts = list(prompts)
+    server.announce("notifications/prompts/list_changed")
+
+
+# --- Resources, resource templates, prompts ---
+
+Completer = typing.Union[list, typing.Callable[[str, dict], list]]  # list[str] (filtered by prefix) or a function
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:\S+")
+_MIME = re.compile(r"[A-Za-z0-9][\w.+\-]*/[\w.+\-]+(\s*;.*)?")
+TITLE_SINCE = "2025-06-18"  # the revision that added title to resources, templates and prompts (BaseMetadata)
+
+
+def _check_common(kind: str, name: str, description: str, title: str | None) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a {kind} needs a non-empty name, got {tool_core.describe(name)}")
+    if not isinstance(description, str):
+        raise ValueError(f"{kind} {name!r}: description must be a string, got {tool_core.describe(description)}")
+    if title is not None and (not isinstance(title, str) or not title.strip()):
+        raise ValueError(f"{kind} {name!r}: title must be None or a non-empty string, got {tool_core.describe(title)}")
+
+
+def _check_mime(kind: str, name: str, mime_type: str) -> None:
+    if not isinstance(mime_type, str) or not _MIME.fullmatch(mime_type):
+        raise ValueError(f"{kind} {name!r}: mime_type must look like 'type/subtype' (e.g. 'text/plain'), "
+                         f"got {tool_core.describe(mime_type)}")
+
+
+def _check_completers(kind: str, name: str, complete: dict | None, allowed: list[str]) -> None:
+    if complete is None:
+        return
+    if not isinstance(complete, dict):
+        raise ValueError(f"{kind} {name!r}: complete must be a dict of completers, got {tool_core.describe(complete)}")
+    for key, completer in complete.items():
+        if key not in allowed:
+            raise ValueError(f"{kind} {name!r}: a completer for {key!r}, which it does not take; it takes {allowed}")
+        if not (callable(completer) or (isinstance(completer, (list, tuple))
+                                        and all(isinstance(c, str) for c in completer))):
+            raise ValueError(f"{kind} {name!r}: the completer for {key!r} must be a list of strings or a function "
+                             "(value, context) -> list of strings")
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource the server exposes at a fixed URI; read() returns its text (str) or its bytes (sent base64)."""
+
+    uri: str
+    name: str
+    read: typing.Callable[[], str | bytes]
+    description: str = ""
+    mime_type: str = "text/plain"
+    title: str | None = None
+
+    def __post_init__(self):
+        _check_common("resource", self.name, self.description, self.title)
+        if not isinstance(self.uri, str) or not _URI.fullmatch(self.uri):
+            raise ValueError(f"resource {self.name!r}: uri must be a URI with a scheme (e.g. 'file:///notes.txt'), "
+                             f"got {tool_core.describe(self.uri)}")
+        if "{" in self.uri:
+            raise ValueError(f"resource {self.name!r}: {self.uri!r} holds a '{{'; a URI with variables is a "
+                             "ResourceTemplate")
+        if not callable(self.read):
+            raise ValueError(f"resource {self.name!r}: read must be a function returning str or bytes")
+        _check_mime("resource", self.name, self.mime_type)
+
+    def entry(self, version: str = LATEST_VERSION) -> dict:
+        """Write this resource's resources/list entry as `version` spells it (title from 2025-06-18)."""
+        out = {"uri": self.uri, "name": self.name, "description": self.description, "mimeType": self.mime_type}
+        return out | ({"title": self.title} if self.title and version >= TITLE_SINCE else {})
+
+
+@dataclass(frozen=True)
+class ResourceTemplate:
+    """A family of resources, one per value of a URI template's variables; read(**variables) returns str | bytes."""
+
+    uri_template: str
+    name: str
+    read: typing.Callable[..., str | bytes]
+    description: str = ""
+    mime_type: str = "text/plain"
+    title: str | None = None
+    complete: dict[str, Completer] | None = None
+
+    def __post_init__(self):
+        _check_common("resource template", self.name, self.description, self.title)
+        names = template_names(self.uri_template)  # raises ValueError for a malformed template
+        if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", self.uri_template):
+            raise ValueError(f"resource template {self.name!r}: {self.uri_template!r} must start with a URI scheme "
+                             "(e.g. 'file:///{path}')")
+        if not names:
+            raise ValueError(f"resource template {self.name!r}: {self.uri_template!r} has no {{variable}}; "
+                             "a fixed URI is a Resource")
+        if not callable(self.read):
+            raise ValueError(f"resource template {self.name!r}: read must be a function of {names}")
+        _check_mime("resource template", self.name, self.mime_type)
+        _check_completers("resource template", self.name, self.complete, names)
+
+    @property
+    def names(self) -> list[str]:
+        """The template's variable names."""
+        return template_names(self.uri_template)
+
+    def entry(self, version: str = LATEST_VERSION) -> dict:
+        """Write this template's resources/templates/list entry as `version` spells it (title from 2025-06-18)."""
+        out = {"uriTemplate": self.uri_template, "name": self.name, "description": self.description,
+               "mimeType": self.mime_type}
+        return out | ({"title": self.title} if self.title and version >= TITLE_SINCE else {})
+
+
+@dataclass(frozen=True)
+class PromptArgument:
+    """One argument a prompt takes (always a string in MCP)."""
+
+    name: str
+    description: str = ""
+    required: bool = False
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"a prompt argument needs a non-empty name, got {tool_core.describe(self.name)}")
+        if not isinstance(self.description, str) or not isinstance(self.required, bool):
+            raise ValueError(f"prompt argument {self.name!r}: description must be a string and required a bool")
+
+    def entry(self) -> dict:
+        return {"name": self.name, "description": self.description, "required": self.required}
+
+    def summary(self) -> str:
+        """Example: "team (required): the team to report on"."""
+        about = f": {self.description}" if self.description else ""
+        return f"{self.name} ({'required' if self.required else 'optional'}){about}"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt template the user can pick; render(**arguments) returns one user text (str) or PromptMessage dicts."""
+
+    name: str
+    description: str
+    render: typing.Callable[..., str | list]
+    arguments: tuple[PromptArgument, ...] = ()
+    title: str | None = None
+    complete: dict[str, Completer] | None = None
+
+    def __post_init__(self):
+        _check_common("prompt", self.name, self.description, self.title)
+        object.__setattr__(self, "arguments", tuple(self.arguments))
+        for argument in self.arguments:
+            if not isinstance(argument, PromptArgument):
+                raise ValueError(f"prompt {self.name!r}: each argument must be a PromptArgument, "
+                                 f"got {tool_core.describe(argument) if not callable(argument) else argument!r}")
+        names = [a.name for a in self.arguments]
+        if len(set(names)) != len(names):
+            raise ValueError(f"prompt {self.name!r}: an argument is listed twice in {names}")
+        if not callable(self.render):
+            raise ValueError(f"prompt {self.name!r}: render must be a function of {names}")
+        _check_completers("prompt", self.name, self.complete, names)
+
+    def entry(self, version: str = LATEST_VERSION) -> dict:
+        """Write this prompt's prompts/list entry as `version` spells it (title from 2025-06-18)."""
+        out = {"name": self.name, "description": self.description, "arguments": [a.entry() for a in self.arguments]}
+        return out | ({"title": self.title} if self.title and version >= TITLE_SINCE else {})
+
+    def takes(self) -> str:
+        """The arguments it takes, for an error message. Example: 'team (required): ..., days (optional)'."""
+        return "; ".join(a.summary() for a in self.arguments) or "no arguments"
+
+
+# --- Reading a resource: bounded, base64 for bytes ---
+
+MAX_RESOURCE_BYTES = 1_000_000  # the most a resources/read returns: one read must not flood the model's context
+
+
+def resource_contents(uri: str, value: str | bytes, mime_type: str, limit: int = MAX_RESOURCE_BYTES) -> dict:
+    """Write what a reader returned as ResourceContents: text for a str, a base64 blob for bytes.
+    Example: ('test://a', 'hi', 'text/plain') -> {'uri': 'test://a', 'mimeType': 'text/plain', 'text': 'hi'}.
+    More than `limit` bytes (UTF-8 for text) is refused with INTERNAL_ERROR: the server's resource is too large."""
+    if isinstance(value, str):
+        size, body = len(value.encode("utf-8", errors="surrogatepass")), {"text": value}
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        size, body = len(value), {"blob": base64.b64encode(bytes(value)).decode("ascii")}
+    else:
+        raise RPCError(INTERNAL_ERROR, f"the reader of {uri} returned a {type(value).__name__}, not text (str) or "
+                                       "bytes", {"uri": uri})
+    if size > limit:
+        raise RPCError(INTERNAL_ERROR, f"{uri} is {size} bytes, over the limit of {limit} bytes: resources are bounded "
+                                       "so that one read cannot flood the context; serve it in parts (a template such "
+                                       "as {uri}?page={n}) or as a smaller summary",
+                       {"uri": uri, "size": size, "limit": limit})
+    return {"uri": uri, "mimeType": mime_type} | body
+
+
+def find_resource(resources: typing.Iterable[Resource], templates: typing.Iterable[ResourceTemplate],
+                  uri: str) -> tuple[Resource | ResourceTemplate, dict[str, str]]:
+    """Find what serves a URI: a Resource with exactly that URI ({} variables), else the first template that
+    matches (its percent-decoded variables). Unknown -> RPCError(INVALID_PARAMS) with {"uri": uri} in its data.
+
+    subtle: revisions up to 2025-06-18 suggest -32002 ("Resource not found"); we send -32602 (invalid params:
+    the client asked for a URI that is not listed), which 2025-11-25 uses, and a message saying where to look."""
+    if not isinstance(uri, str):
+        raise RPCError(INVALID_PARAMS, "Invalid params: resources/read needs a uri as a string, "
+                                       f"got {tool_core.describe(uri)}")
+    for resource in resources:
+        if resource.uri == uri:
+            return resource, {}
+    for template in templates:
+        variables = match_template(template.uri_template, uri)
+        if variables is not None:
+            return template, variables
+    raise RPCError(INVALID_PARAMS, f"Unknown resource: {uri!r}; list them with resources/list and "
+                                   "resources/templates/list", {"uri": uri})
+
+
+def read_resource(resources: typing.Iterable[Resource], templates: typing.Iterable[ResourceTemplate],
+                  uri: str, limit: int = MAX_RESOURCE_BYTES) -> dict:
+    """Answer resources/read: the ReadResourceResult {"contents": [one ResourceContents]}.
+    A reader that raises is an INTERNAL_ERROR naming the URI and the exception (an RPCError it raises goes as is)."""
+    primitive, variables = find_resource(resources, templates, uri)
+    try:
+        value = primitive.read(**variables)
+    except RPCError:
+        raise
+    except Exception as exc:  # the server's own failure, reported to the client without a traceback
+        raise RPCError(INTERNAL_ERROR, f"reading {uri} failed: {type(exc).__name__}: {exc}", {"uri": uri}) from exc
+    return {"contents": [resource_contents(uri, value, primitive.mime_type, limit)]}
+
+
+# --- Prompts: prompts/get ---
+
+ROLES = ("user", "assistant")
+
+
+def get_prompt(prompts: typing.Iterable[Prompt], name: str, arguments: dict | None) -> dict:
+    """Answer prompts/get: the GetPromptResult {"description", "messages"}. The arguments must be an object of
+    strings naming only arguments the prompt takes, with every required one; each mistake is INVALID_PARAMS
+    with a message listing what the prompt takes. A str from render is one user text message."""
+    prompts = list(prompts)
+    if not isinstance(name, str):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: prompts/get needs a prompt name as a string, "
+                                       f"got {tool_core.describe(name)}")
+    prompt = next((p for p in prompts if p.name == name), None)
+    if prompt is None:
+        known = ", ".join(p.name for p in prompts) or "(none)"
+        raise RPCError(INVALID_PARAMS, f"Unknown prompt: {name!r}; the prompts are: {known}")
+    arguments = {} if arguments is None else arguments
+    if not isinstance(arguments, dict):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: prompt {name!r}: arguments must be an object of strings, "
+                                       f"got {tool_core.describe(arguments)}")
+    taken = {a.name: a for a in prompt.arguments}
+    for key, value in arguments.items():
+        if key not in taken:
+            raise RPCError(INVALID_PARAMS, f"prompt {name!r} takes no argument {key!r}; it takes: {prompt.takes()}")
+        if not isinstance(value, str):
+            raise RPCError(INVALID_PARAMS, f"prompt {name!r}: the argument {key!r} must be a string (MCP prompt "
+                                           f"arguments are strings), got {tool_core.describe(value)}")
+    for argument in prompt.arguments:
+        if argument.required and argument.name not in arguments:
+            about = f" ({argument.description})" if argument.description else ""
+            raise RPCError(INVALID_PARAMS, f"prompt {name!r} needs the argument {argument.name!r}{about}; "
+                                           f"it takes: {prompt.takes()}")
+    try:
+        rendered = prompt.render(**arguments)
+    except RPCError:
+        raise
+    except Exception as exc:
+        raise RPCError(INTERNAL_ERROR, f"rendering prompt {name!r} failed: {type(exc).__name__}: {exc}") from exc
+    return {"description": prompt.description, "messages": _messages(name, rendered)}
+
+
+def _messages(name: str, rendered: str | list) -> list[dict]:
+    if isinstance(rendered, str):
+        return [{"role": "user", "content": text_block(rendered)}]
+    if not isinstance(rendered, list):
+        raise RPCError(INTERNAL_ERROR, f"prompt {name!r}: render returned {type(rendered).__name__}, not a str or "
+                                       "a list of messages")
+    for i, message in enumerate(rendered):
+        ok = (isinstance(message, dict) and message.get("role") in ROLES and isinstance(message.get("content"), dict)
+              and isinstance(message["content"].get("type"), str))
+        if not ok:
+            raise RPCError(INTERNAL_ERROR, f"prompt {name!r}: message {i} must be {{'role': 'user' or 'assistant', "
+                                           f"'content': a content block with a 'type'}}, got {show(message)}")
+    return rendered
+
+
+# --- Completion: completion/complete ---
+
+MAX_COMPLETIONS = 100  # the spec's cap on values in one answer
+REF_TYPES = ("ref/prompt", "ref/resource")
+CONTEXT_SINCE = "2025-06-18"  # the revision that added context.arguments (already-resolved arguments)
+
+
+def complete(prompts: typing.Iterable[Prompt], templates: typing.Iterable[ResourceTemplate], params: dict,
+             version: str = LATEST_VERSION) -> dict:
+    """Answer completion/complete: {"completion": {"values": [at most 100], "total": n, "hasMore": bool}}.
+
+    ref is {"type": "ref/prompt", "name"} or {"type": "ref/resource", "uri": a template's uriTemplate};
+    argument is {"name", "value"}. A list completer keeps the candidates that start with the value
+    (case-insensitive), in its own order; a function completer gets (value, context arguments) and its answer
+    is taken as is (it ranks). An argument without a completer gets no values, which is not an error."""
+    if not isinstance(params, dict):
+        raise RPCError(INVALID_PARAMS, "Invalid params: completion/complete needs an object, "
+                                       f"got {tool_core.describe(params)}")
+    ref, argument = params.get("ref"), params.get("argument")
+    if not isinstance(ref, dict) or ref.get("type") not in REF_TYPES:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: ref must be {{'type': 'ref/prompt', 'name': ...}} or "
+                                       f"{{'type': 'ref/resource', 'uri': ...}}, got {show(ref)}")
+    if not (isinstance(argument, dict) and isinstance(argument.get("name"), str)
+            and isinstance(argument.get("value"), str)):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: argument must be {{'name': a string, 'value': a string}}, "
+                                       f"got {show(argument)}")
+    context = params.get("context") if version >= CONTEXT_SINCE else None
+    resolved = context.get("arguments", {}) if isinstance(context, dict) else {}
+    if not isinstance(resolved, dict) or not all(isinstance(v, str) for v in resolved.values()):
+        raise RPCError(INVALID_PARAMS, "Invalid params: context.arguments must be an object of strings")
+    if ref["type"] == "ref/prompt":
+        target = next((p for p in prompts if p.name == ref.get("name")), None)
+        if target is None:
+            raise RPCError(INVALID_PARAMS, f"Unknown prompt: {show(ref.get('name'))}; the prompts are: "
+                                           f"{', '.join(p.name for p in prompts) or '(none)'}")
+        names = [a.name for a in target.arguments]
+    else:
+        target = next((t for t in templates if t.uri_template == ref.get("uri")), None)
+        if target is None:
+            raise RPCError(INVALID_PARAMS, f"Unknown resource template: {show(ref.get('uri'))}; ref/resource "
+                                           "takes a uriTemplate from resources/templates/list: "
+                                           f"{', '.join(t.uri_template for t in templates) or '(none)'}")
+        names = target.names
+    if argument["name"] not in names:
+        raise RPCError(INVALID_PARAMS, f"{ref['type']} {show(ref.get('name') or ref.get('uri'))} has no argument "
+                                       f"{argument['name']!r}; it has {names}")
+    completer = (target.complete or {}).get(argument["name"])
+    values = _candidates(completer, argument["value"], dict(resolved))
+    return {"completion": {"values": values[:MAX_COMPLETIONS], "total": len(values),
+                           "hasMore": len(values) > MAX_COMPLETIONS}}
+
+
+def _candidates(completer: Completer | None, value: str, context: dict[str, str]) -> list[str]:
+    if completer is None:
+        return []
+    if callable(completer):
+        try:
+            found = completer(value, context)
+        except Exception as exc:
+            raise RPCError(INTERNAL_ERROR, f"the completer failed: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(found, (list, tuple)) or not all(isinstance(v, str) for v in found):
+            raise RPCError(INTERNAL_ERROR, f"the completer returned {show(found)}, not a list of strings")
+        return list(found)
+    prefix = value.casefold()
+    return [c for c in completer if c.casefold().startswith(prefix)]
+
+
+# --- 4b. Utilities: logging, progress, cancellation, completion, and what a tool result may hold ---
+# A tool's function finds its call with mcp_call(): it reports progress, logs, and notices cancellation.
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")  # RFC 5424, low to high
+_CALL = contextvars.ContextVar("mcp_call", default=None)
+CANCELLED = object()  # what tools/call returns for a call the client cancelled: no response is sent
+
+
+class Cancelled(Exception):
+    """Raised inside a tool (by MCPCall.sleep, or a request to the client) once the client cancelled the call."""
+
+
+class MCPRefused(ToolExecutionError):
+    """A request to the client that cannot be made or was refused (no capability, no stream, the user said no)."""
+
+
+def mcp_call() -> "MCPCall | None":
+    """Return the tools/call this thread is running for a client, or None outside MCP (plain registry calls)."""
+    return _CALL.get()
+
+
+def _in_call(call: "MCPCall | None", function, *args):
+    token = _CALL.set(call)
+    try:
+        return function(*args)
+    finally:
+        _CALL.reset(token)
+
+
+class _Waiter:
+    """One request of ours to the client, waiting for its response (or for the call to be cancelled)."""
+
+    def __init__(self, call: "MCPCall | None"):
+        self.call, self.reply, self.event = call, None, threading.Event()
+
+    def answer(self, reply: dict | None) -> None:
+        self.reply = reply
+        self.event.set()
+
+    def wait(self, timeout: float) -> dict | None:
+        self.event.wait(timeout)
+        return self.reply
+
+
+class MCPCall:
+    """One running tools/call, as its tool sees it: report progress, log, ask the client, notice cancellation."""
+
+    def __init__(self, session: MCPSession, request_id: JSON, params: dict):
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        self.session, self.request_id = session, request_id
+        self.progress_token = meta.get("progressToken")  # only the client's token makes progress notifications
+        self.changed = threading.Event()  # set when the call ends or is cancelled
+        self.cancelled, self.reason = False, None
+
+    def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        """Send notifications/progress, if the client asked for it (progress must grow from one to the next)."""
+        if self.progress_token is None:
+            return
+        params = {"progressToken": self.progress_token, "progress": progress} | ({"total": total} if total else {})
+        if message and self.session.version >= "2025-03-26":  # the message field came with 2025-03-26
+            params["message"] = message
+        self.session.notify("notifications/progress", params, related=self.request_id)
+
+    def log(self, level: str, data: JSON, logger: str | None = None) -> None:
+        """Send notifications/message when the level is at or above what the client set (logging/setLevel)."""
+        log(self.session, level, data, logger, related=self.request_id)
+
+    def cancel(self, reason: str | None = None) -> None:
+        """Mark the call cancelled (notifications/cancelled): its sleep and requests to the client stop at once."""
+        self.cancelled, self.reason = True, reason
+        self.changed.set()
+        with self.session.lock:
+            waiting = [w for w in self.session.asked.values() if w.call is self]
+        for waiter in waiting:
+            waiter.answer(None)
+
+    def sleep(self, seconds: float) -> None:
+        """Wait, as a long tool does between steps; raise Cancelled as soon as the client cancels."""
+        if self.changed.wait(seconds) and self.cancelled:
+            raise Cancelled(self.reason)
+
+    def close_stream(self) -> None:
+        """Over Streamable HTTP, end the POST's event stream now; the client comes back with GET and Last-Event-ID
+        and receives the rest, the result included (SEP-1699 "polling"). Elsewhere nothing happens."""
+        if self.session.closer is not None:
+            self.session.closer(self.request_id)
+
+    def sample(self, messages: list[dict], max_tokens: int, **params: JSON) -> dict:
+        return sample(self, messages, max_tokens, **params)
+
+    def elicit(self, message: str, requested_schema: dict) -> dict:
+        return elicit(self, message, requested_schema)
+
+
+def log(session: MCPSession, level: str, data: JSON, logger: str | None = None, related: JSON = None) -> None:
+    """Send a log message to the client if its level is at or above the session's (an unknown level is a bug)."""
+    if LOG_LEVELS.index(level) >= LOG_LEVELS.index(session.level):
+        session.notify("notifications/message", {"level": level, "data": data} | ({"logger": logger} if logger else {}),
+                       related=related)
+
+
+@mcp_method("logging/setLevel", "logging")
+def _set_level(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    level = params.get("level")
+    if level not in LOG_LEVELS:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: level must be one of {', '.join(LOG_LEVELS)}; got {show(level)}")
+    session.level = level
+    return {}
+
+
+@mcp_method("completion/complete", "completions")
+def _complete(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    return complete(session.server.prompts, session.server.templates, params, session.version)
+
+
+def tool_result(version: str, tool: Tool, result: ToolResult) -> dict:
+    """Write a ToolResult as the CallToolResult of this revision.
+
+    A tool returns JSON (one text block) or MCPContent (blocks: text, image, audio, resource
+    links, embedded resources; an older revision gets a text note for a kind it lacks). A tool
+    with an outputSchema must return an object that fits it: it goes in structuredContent too
+    (2025-06-18 on), and one that does not fit is an error, not a result.
+    """
+    value = result.content if result.ok else None
+    if isinstance(value, MCPContent):
+        out, structured = {"content": blocks_for(version, value.blocks), "isError": False}, value.structured
+    else:
+        out, structured = call_tool_result(result), value if isinstance(value, dict) else None
+    if not result.ok or tool.output_schema is None or version < TOOL_FIELDS_SINCE["outputSchema"]:
+        return out
+    problems = tool_core.validate(tool.output_schema, structured) if structured is not None else [
+        f"it returned {tool_core.describe(value)}, not an object"]
+    if problems:
+        return {"content": [text_block(f"{tool.name} returned output that does not fit its outputSchema: "
+                                       + "; ".join(problems))], "isError": True}
+    return out | {"structuredContent": structured}
+
+
+# --- Content blocks (as the 2025-11-25 schema spells them) and what older revisions get instead ---
+
+BLOCK_SINCE = {"text": "2024-11-05", "image": "2024-11-05", "resource": "2024-11-05", "audio": "2025-03-26",
+               "resource_link": "2025-06-18"}
+
+
+def text_block(text: str) -> dict:
+    """Example: 'hi' -> {'type': 'text', 'text': 'hi'}"""
+    if not isinstance(text, str):
+        raise ValueError(f"a text block holds a string, got {tool_core.describe(text)}")
+    return {"type": "text", "text": text}
+
+
+def _media_block(kind: str, data: bytes, mime_type: str) -> dict:
+    if not isinstance(data, (bytes, bytearray)):
+        raise ValueError(f"an {kind} block holds bytes (sent base64), got {type(data).__name__}")
+    if not isinstance(mime_type, str) or not mime_type.startswith(f"{kind}/"):
+        raise ValueError(f"an {kind} block needs a mime type {kind}/..., got {mime_type!r}")
+    return {"type": kind, "data": base64.b64encode(bytes(data)).decode("ascii"), "mimeType": mime_type}
+
+
+def image_block(data: bytes, mime_type: str) -> dict:
+    """Example: (TINY_PNG, 'image/png') -> {'type': 'image', 'data': 'iVBORw0...', 'mimeType': 'image/png'}"""
+    return _media_block("image", data, mime_type)
+
+
+def audio_block(data: bytes, mime_type: str) -> dict:
+    """Example: (TINY_WAV, 'audio/wav') -> {'type': 'audio', 'data': 'UklGR...', 'mimeType': 'audio/wav'}"""
+    return _media_block("audio", data, mime_type)
+
+
+def resource_link(uri: str, name: str, mime_type: str | None = None, description: str | None = None) -> dict:
+    """A link the client may read with resources/read (2025-06-18 on). Example: ('test://a', 'a') ->
+    {'type': 'resource_link', 'uri': 'test://a', 'name': 'a'}"""
+    if not isinstance(uri, str) or not _URI.fullmatch(uri):
+        raise ValueError(f"a resource link needs a URI with a scheme, got {tool_core.describe(uri)}")
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a resource link needs a non-empty name, got {tool_core.describe(name)}")
+    out = {"type": "resource_link", "uri": uri, "name": name}
+    out |= {"mimeType": mime_type} if mime_type is not None else {}
+    return out | ({"description": description} if description is not None else {})
+
+
+def embedded_resource(uri: str, value: str | bytes, mime_type: str) -> dict:
+    """A resource's contents inside a message. Example: ('test://a', 'hi', 'text/plain') ->
+    {'type': 'resource', 'resource': {'uri': 'test://a', 'mimeType': 'text/plain', 'text': 'hi'}}"""
+    return {"type": "resource", "resource": resource_contents(uri, value, mime_type)}
+
+
+def blocks_for(version: str, blocks: list[dict]) -> list[dict]:
+    """Rewrite blocks for a revision: a block it lacks (audio before 2025-03-26, resource_link before 2025-06-18)
+    becomes a text block saying what was left out and why, so the model still learns it was there."""
+    out = []
+    for block in blocks:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind in BLOCK_SINCE and version < BLOCK_SINCE[kind]:
+            if kind == "resource_link":
+                what = f"a link to {block.get('uri')}"
+            else:
+                what = f"an {block.get('mimeType', kind)} block"
+            out.append(text_block(f"[{what}: MCP {version} has no {kind} content]"))
+        else:
+            out.append(block)
+    return out
+
+
+@dataclass
+class MCPContent:
+    """What a tool may return instead of plain JSON: content blocks, and optionally structuredContent."""
+
+    blocks: list[dict]
+    structured: JSON = None
+
+    def __post_init__(self):
+        if not isinstance(self.blocks, list) or not all(isinstance(b, dict) and isinstance(b.get("type"), str)
+                                                        for b in self.blocks):
+            raise ValueError("MCPContent.blocks must be a list of content blocks (dicts with a 'type'), "
+                             "e.g. [text_block('hi')]")
+
+
+def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A truecolour 8-bit PNG of one colour: signature, IHDR, IDAT (zlib), IEND, each chunk with its CRC-32."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))  # filter type 0 (None) per row
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def _silent_wav(seconds: float = 0.01, rate: int = 8000) -> bytes:
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(b"\x00\x00" * round(seconds * rate))
+    return buffer.getvalue()
+
+
+TINY_PNG: bytes = _png(1, 1, (255, 0, 0))  # one red pixel
+TINY_WAV: bytes = _silent_wav()  # 0.01 s of silence, 8 kHz mono 16-bit
+
+
+# --- 4c. Requests from the server to the client: sampling (the host's model) and elicitation (the user) ---
+# The server may ask only for what the client declared at initialize, and the host shows every request
+# to its user before answering (MCPClient's consent step).
+
+def sample(call: MCPCall, messages: list[dict], max_tokens: int, **params: JSON) -> dict:
+    """Ask the host's model for a completion (sampling/createMessage); return its CreateMessageResult."""
+    if "sampling" not in call.session.client_capabilities:
+        raise MCPRefused("sampling/createMessage: the client did not declare the sampling capability, so this "
+                         "server may not ask its model")
+    result = call.session.ask("sampling/createMessage", {"messages": messages, "maxTokens": max_tokens} | params,
+                              related=call.request_id, call=call)
+    if not isinstance(result.get("content"), dict) or result.get("role") != "assistant":
+        raise MCPRefused(f"sampling/createMessage: the client's result needs role 'assistant' and a content block, "
+                         f"got {show(result, limit=200)}")
+    return result
+
+
+ELICIT_ACTIONS = ("accept", "decline", "cancel")
+
+
+def elicit(call: MCPCall, message: str, requested_schema: dict) -> dict:
+    """Ask the user for structured input (elicitation/create, 2025-06-18 on); return {"action", "content"?}.
+
+    The schema is checked before it is sent (a flat object of primitive fields), and an accepted
+    answer is checked against it before the tool sees it.
+    """
+    session = call.session
+    if session.version < "2025-06-18":
+        raise MCPRefused(f"elicitation/create came with MCP 2025-06-18; this session speaks {session.version}")
+    if "elicitation" not in session.client_capabilities:
+        raise MCPRefused("elicitation/create: the client did not declare the elicitation capability, so this server "
+                         "may not ask its user")
+    if problems := check_requested_schema(requested_schema):
+        raise ValueError(f"elicitation/create: the requested schema is not one MCP allows: {'; '.join(problems)}")
+    result = session.ask("elicitation/create", {"message": message, "requestedSchema": requested_schema},
+                         related=call.request_id, call=call)
+    if result.get("action") not in ELICIT_ACTIONS:
+        raise MCPRefused(f"elicitation/create: action must be one of {', '.join(ELICIT_ACTIONS)}, got "
+                         f"{show(result.get('action'))}")
+    if result["action"] == "accept" and (problems := check_elicited(requested_schema, result.get("content", {}))):
+        raise MCPRefused(f"elicitation/create: the answer does not fit the schema asked for: {'; '.join(problems)}")
+    return result
+
+
+# --- 4d. Transports: stdio and Streamable HTTP, both ways (the in-process pair is MCPSession itself) ---
 
 def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
     """Serve one client over stdio: one JSON message per line in and out; logs go to stderr; ends at EOF.
 
+    A tools/call runs on a worker while this loop keeps reading: the tool may wait for the
+    client (sampling, elicitation), and the client may cancel it; everything else is answered
+    in order, here. Messages to the client are written the moment they are sent.
     subtle: a host reads stdout as protocol, so nothing else may be written there; a stray
     print() from a tool is sent to stderr while the server runs.
     """
     import sys
+    from concurrent.futures import ThreadPoolExecutor
     stdin = stdin or sys.stdin.buffer
     out = stdout or sys.stdout.buffer
     saved, sys.stdout = sys.stdout, sys.stderr
     session = server.session(token=None)  # the host launched this process: stdio has no bearer token
+    written = threading.Lock()
+
+    def write(message: JSON, related: JSON = None) -> bool:
+        try:
+            with written:
+                out.write(wire_bytes(message) + b"\n")
+                out.flush()
+            return True
+        except (OSError, ValueError):  # the host closed our stdout: nobody is listening any more
+            return False
+
+    def answer(message: bytes) -> None:
+        reply = session.handle_text(message)
+        if reply is not None:
+            write(reply)
+
+    session.sink = write
+    calls = ThreadPoolExecutor(server.session_workers, thread_name_prefix="mcp-stdio")
     try:
         while (line := stdin.readline(server.max_message_bytes + 2)):  # + 2: room for a CRLF
             message = line.rstrip(b"\r\n")
             if not line.endswith(b"\n") and len(line) == server.max_message_bytes + 2:
-                replies = [_skip_long_line(stdin, line, server.max_message_bytes)]
-            elif not message.strip():
-                continue
-            else:
-                replies = [session.handle_text(message)] + session.take_outbox()
-            for reply in (r for r in replies if r is not None):
-                out.write(wire_bytes(reply) + b"\n")
-                out.flush()
+                write(_skip_long_line(stdin, line, server.max_message_bytes))
+            elif message.strip():
+                # subtle: a cheap test, not a parse; a message that only mentions tools/call costs a thread hand-off
+                (calls.submit(answer, message) if b'"tools/call"' in message else answer(message))
     finally:
-        sys.stdout = saved
+        calls.shutdown(wait=True)  # the calls still running finish (tool_timeout bounds them) and write their answers
         server.end_session(session)
+        sys.stdout = saved
         server.close()
 
 
+def _may_stream(session: MCPSession, message: JSON) -> bool:
+    """Say whether a request is answered on an event stream: a tools/call of a tool the token may call (a refusal
+    is answered at once, as an HTTP error the host can act on: 403 with the scope to ask for)."""
+    if not isinstance(message, dict) or message.get("method") != "tools/call" or "id" not in message:
+        return False
+    params = message.get("params")
+    tool = session.server.registry.get(params.get("name")) if isinstance(params, dict) else None
+    return tool is not None and session.scopes is not None and tool in session.server.visible(session.scopes)
+
+
+class _Stream:
+    """One SSE stream of an HTTP session: its events so far, kept for a client that reconnects, until it ends.
+
+    Each event has the id "<stream key>-<n>", so a client that lost the connection sends the
+    last one it saw (Last-Event-ID) and receives the rest. A stream's first event may be the
+    priming event of SEP-1699 (an id, a retry delay, and no data).
+    """
+
+    def __init__(self, session_id: str, priming: bool):
+        self.session_id, self.key = session_id, secrets.token_hex(8)
+        self.events: list[bytes] = []
+        self.done = False
+        self.cut = 0  # counts close_stream() calls: the connection writing the stream stops, the stream goes on
+        self.ready = threading.Condition()
+        if priming:
+            self.events.append(f"id: {self.key}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n".encode())
+
+    def put(self, message: JSON) -> None:
+        with self.ready:
+            self.events.append(f"id: {self.key}-{len(self.events)}\nevent: message\ndata: ".encode()
+                               + wire_bytes(message) + b"\n\n")
+            self.ready.notify_all()
+
+    def finish(self) -> None:
+        with self.ready:
+            self.done = True
+            self.ready.notify_all()
+
+    def close_connection(self) -> None:
+        with self.ready:
+            self.cut += 1
+            self.ready.notify_all()
+
+    def follow(self, start: int, alive: typing.Callable[[], bool]) -> typing.Iterator[bytes]:
+        """Yield the events from number `start` on as they come, until the stream ends or its connection is cut."""
+        i, cut = start, self.cut
+        while True:
+            with self.ready:
+                while i >= len(self.events) and not self.done and self.cut == cut and alive():
+                    self.ready.wait(1.0)
+                batch, i = self.events[i:], len(self.events)
+                over = self.done or self.cut != cut or not alive()
+            if batch:
+                yield b"".join(batch)
+            if over:
+                return
+
+
+SSE_RETRY_MS = 500  # how long a client waits before reconnecting to a stream the server closed
+
+
 class MCPHttpServer(LoopbackServer):
-    """MCP's Streamable HTTP transport on 127.0.0.1: one endpoint, POST one message, JSON (or SSE) back.
+    """MCP's Streamable HTTP transport on 127.0.0.1: one endpoint; POST one message, JSON or an SSE stream back.
 
     Sessions: initialize issues an Mcp-Session-Id; later requests must carry it (missing -> 400,
     unknown or expired -> 404, so the client starts a new one) and may carry MCP-Protocol-Version
     (one we do not speak -> 400); DELETE ends the session. Notifications and responses from the
     client get 202; a body that is no JSON-RPC message (or a batch outside a 2025-03-26 session)
-    gets 400. GET is 405: we offer no server-initiated stream; a queued list_changed travels in
-    the SSE response of the client's next request (when it accepts text/event-stream).
+    gets 400. A tools/call from a client that accepts text/event-stream is answered on an SSE
+    stream: the call's progress, log messages and requests to the client (sampling, elicitation)
+    travel there before its result. GET opens the session's own stream (one at a time: 409 for
+    a second), where the rest goes (list_changed, resource updates); GET with Last-Event-ID
+    resumes a stream whose connection ended. Without either, messages wait for the next reply.
     Refused before any of that (Appendix D): a foreign Origin (403) or Host (421), a
     missing or wrong bearer token (401 with a WWW-Authenticate challenge), a body over the
     server's max_message_bytes (413). A tool the token's scopes do not cover is 403 with an
@@ -2327,10 +3274,17 @@ class MCPHttpServer(LoopbackServer):
         self.session_idle, self.max_sessions = session_idle, max_sessions
         self.sessions: dict[str, MCPSession] = {}
         self.session_tokens: dict[str, str] = {}
+        self.streams: dict[str, _Stream] = {}  # by key: every stream a client may resume
+        self.routes: dict[tuple[str, JSON], _Stream] = {}  # (session id, request id) -> the stream of its POST
+        self.get_streams: dict[str, _Stream] = {}  # session id -> its GET stream
         self.lock = threading.Lock()
 
     def stop(self) -> None:
-        """Stop serving, release the port, and stop the MCP server's worker threads."""
+        """Stop serving, release the port, end every stream, and stop the MCP server's worker threads."""
+        with self.lock:
+            streams = list(self.streams.values())
+        for stream in streams:
+            stream.finish()
         super().stop()
         self.server.close()
 
@@ -2350,9 +3304,9 @@ class MCPHttpServer(LoopbackServer):
         token = _bearer(headers)
         if self.server.tokens is not None and self.server.scopes_for(token) is None:
             return _unauthorized(token)
-        handler = {"POST": self._post, "DELETE": self._delete}.get(method)
-        if handler is None:  # GET included: this server opens no stream of its own
-            return 405, {"Allow": "POST, DELETE"}, b""
+        handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
+        if handler is None:
+            return 405, {"Allow": "GET, POST, DELETE"}, b""
         return handler(headers, body, token)
 
     def _post(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
@@ -2368,6 +3322,10 @@ class MCPHttpServer(LoopbackServer):
         session, refusal = self._session(headers, token)
         if session is None:
             return refusal
+        sse = "text/event-stream" in headers.get("Accept", "")
+        if sse and _may_stream(session, message):
+            return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, \
+                self._stream_reply(headers["Mcp-Session-Id"], session, message)
         reply = session.handle(message)
         if reply is None:
             return 202, {}, b""
@@ -2376,22 +3334,109 @@ class MCPHttpServer(LoopbackServer):
         if _needs_scope(reply):
             return _scope_challenge(reply)
         queued = session.take_outbox()
-        if queued and "text/event-stream" in headers.get("Accept", ""):
+        if queued and sse:
             events = b"".join(b"event: message\ndata: " + wire_bytes(m) + b"\n\n" for m in queued + [reply])
             return 200, {"Content-Type": "text/event-stream"}, events
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
+
+    def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> typing.Iterator[bytes]:
+        """Run the request on a worker and stream what it sends, then its response (none if it was cancelled)."""
+        stream = _Stream(sid, priming=session.version >= "2025-11-25")
+        with self.lock:
+            self.streams[stream.key] = self.routes[(sid, message["id"])] = stream
+
+        def work() -> None:
+            try:
+                reply = session.handle(message)
+                if reply is not None:
+                    stream.put(reply)
+            finally:
+                with self.lock:
+                    if self.routes.get((sid, message["id"])) is stream:
+                        del self.routes[(sid, message["id"])]
+                stream.finish()
+
+        threading.Thread(target=work, daemon=True, name="mcp-call").start()
+        yield from self._follow(stream, 0, session)
+
+    def _follow(self, stream: _Stream, start: int, session: MCPSession) -> typing.Iterator[bytes]:
+        """Write a stream to one connection; forget the stream once all of it was written."""
+        yield from stream.follow(start, lambda: self._httpd is not None and not session.closed)
+        if stream.done:
+            with self.lock:
+                self.streams.pop(stream.key, None)
+
+    def _get(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
+        """GET: the session's own event stream, or (with Last-Event-ID) the rest of one whose connection ended."""
+        if "text/event-stream" not in headers.get("Accept", ""):
+            return _http_json(406, rpc_error(None, INVALID_REQUEST, "Not acceptable: GET opens an event stream; "
+                                                                    "send Accept: text/event-stream"))
+        session, refusal = self._session(headers, token)
+        if session is None:
+            return refusal
+        sid, sse = headers["Mcp-Session-Id"], {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        key, _, number = (headers.get("Last-Event-ID") or "").rpartition("-")
+        with self.lock:
+            old = self.streams.get(key)
+            if old is not None and old.session_id == sid and number.isdigit():
+                return 200, sse, self._follow(old, int(number) + 1, session)
+            if sid in self.get_streams:
+                return _http_json(409, rpc_error(None, INVALID_REQUEST, "Conflict: this session already has its GET "
+                                                                        "stream open; one at a time"))
+            stream = self.get_streams[sid] = _Stream(sid, priming=session.version >= "2025-11-25")
+            self.streams[stream.key] = stream
+        for queued in session.take_outbox():
+            stream.put(queued)
+        return 200, sse, self._get_stream(sid, stream, session)
+
+    def _get_stream(self, sid: str, stream: _Stream, session: MCPSession) -> typing.Iterator[bytes]:
+        try:
+            yield from self._follow(stream, 0, session)
+        finally:  # the client hung up, the session ended or the server stopped: the next GET opens a new one
+            stream.finish()
+            with self.lock:
+                if self.get_streams.get(sid) is stream:
+                    del self.get_streams[sid]
+                self.streams.pop(stream.key, None)
+
+    def _route(self, sid: str, message: dict, related: JSON) -> bool:
+        """The session's sink: a message about a request goes on that request's stream, the rest on the GET stream."""
+        with self.lock:
+            stream = self.routes.get((sid, related)) if related is not None else None
+            if stream is None or stream.done:
+                stream = self.get_streams.get(sid)
+        if stream is None or stream.done:
+            return False
+        stream.put(message)
+        return True
+
+    def _close_connection(self, sid: str, related: JSON) -> None:
+        with self.lock:
+            stream = self.routes.get((sid, related))
+        if stream is not None:
+            stream.close_connection()
 
     def _delete(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
         """DELETE: end the session."""
         session, refusal = self._session(headers, token)
         if session is None:
             return refusal
-        with self.lock:
-            self.sessions.pop(headers["Mcp-Session-Id"], None)
-            self.session_tokens.pop(headers["Mcp-Session-Id"], None)
-        self.server.end_session(session)
+        self._end(headers["Mcp-Session-Id"])
         return 200, {}, b""
+
+    def _end(self, sid: str) -> None:
+        """End a session: forget it and its streams, and tell the MCP server."""
+        with self.lock:
+            session = self.sessions.pop(sid, None)
+            self.session_tokens.pop(sid, None)
+            streams = [s for s in self.streams.values() if s.session_id == sid]
+            for stream in streams:
+                self.streams.pop(stream.key, None)
+        for stream in streams:
+            stream.finish()
+        if session is not None:
+            self.server.end_session(session)
 
     def _session(self, headers: typing.Mapping[str, str], token: str | None) -> tuple[MCPSession | None, tuple]:
         """Find the request's session, or say why not: no id (400), unknown or expired (404), another token's
@@ -2430,6 +3475,8 @@ class MCPHttpServer(LoopbackServer):
             self.server.end_session(session)  # no session id was issued: nothing could ever end it
             return _http_json(200, reply)
         sid = secrets.token_hex(16)
+        session.sink = functools.partial(self._route, sid)
+        session.closer = functools.partial(self._close_connection, sid)
         with self.lock:
             self.sessions[sid] = session
             self.session_tokens[sid] = token or ""
@@ -2441,28 +3488,80 @@ class MCPHttpServer(LoopbackServer):
         cutoff = _now() - self.session_idle
         with self.lock:
             stale = [sid for sid, s in self.sessions.items() if s.last_seen < cutoff]
-            ended = [self.sessions.pop(sid) for sid in stale]
-            for sid in stale:
-                self.session_tokens.pop(sid, None)
-        for session in ended:
-            self.server.end_session(session)
+        for sid in stale:
+            self._end(sid)
 
 
-# --- 4c. The host side: MCPClient over any transport, with tool pins against rug pulls ---
+# --- 4e. The host side: MCPClient over any transport, with tool pins against rug pulls ---
+# A transport moves JSON text: send(text) hands one message to the server, receive(timeout) returns the next
+# message from it (a response, a notification, or a request for the host), or None when none came in time.
 
 class InProcess:
-    """A transport to an MCPSession in this process; messages still travel as JSON text."""
+    """A transport to an MCPSession in this process; messages still travel as JSON text.
+
+    A tools/call runs on a thread of its own, as over a real transport: the tool may ask the
+    host something (sampling, elicitation) and wait, and the host may cancel it meanwhile.
+    """
 
     def __init__(self, session: MCPSession):
-        self.session = session
+        import queue
+        self.session, self.inbox = session, queue.Queue()
+        session.sink = self._deliver
 
-    def exchange(self, text: str) -> list[str]:
-        """Send one message; return the messages that come back (the reply and queued notifications)."""
+    def _deliver(self, message: JSON, related: JSON = None) -> bool:
+        self.inbox.put(json.dumps(message, ensure_ascii=False))
+        return True
+
+    def _answer(self, text: str) -> None:
         reply = self.session.handle_text(text)
-        return [json.dumps(m, ensure_ascii=False) for m in ([reply] if reply else []) + self.session.take_outbox()]
+        if reply is not None:
+            self._deliver(reply)
+
+    def send(self, text: str) -> None:
+        """Hand one message to the session."""
+        if '"tools/call"' in text:
+            threading.Thread(target=self._answer, args=(text,), daemon=True, name="mcp-in-process").start()
+        else:
+            self._answer(text)
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next message from the session, or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
 
     def close(self) -> None:
-        """Nothing to release in process."""
+        """End the session (its running calls are cancelled)."""
+        self.session.server.end_session(self.session)
+
+
+class Exchange:
+    """Adapt a fake server written as `exchange(text) -> the lines it answers` (tests, demos) to send/receive."""
+
+    def __init__(self, fake):
+        import collections
+        self.fake, self.inbox = fake, collections.deque()
+
+    def send(self, text: str) -> None:
+        self.inbox.extend(self.fake.exchange(text))
+
+    def receive(self, timeout: float) -> str | None:
+        return self.inbox.popleft() if self.inbox else None
+
+    def close(self) -> None:
+        self.fake.close()
+
+    def __getattr__(self, name: str):
+        return getattr(self.fake, name)
+
+
+def _next(inbox, timeout: float) -> str | None:
+    import queue
+    try:
+        item = inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait()
+    except queue.Empty:
+        return None
+    if isinstance(item, Exception):
+        raise item
+    return item
 
 
 class Stdio:
@@ -2474,34 +3573,25 @@ class Stdio:
         self.timeout = timeout
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL, env=env)
-        self.lines: queue.Queue = queue.Queue()
+        self.inbox: queue.Queue = queue.Queue()
+        self.written = threading.Lock()
         threading.Thread(target=self._read, daemon=True, name="mcp-stdio-reader").start()
 
     def _read(self) -> None:
         for line in self.process.stdout:
-            self.lines.put(line.decode("utf-8"))
-        self.lines.put(None)
+            if line.strip():
+                self.inbox.put(line.decode("utf-8").strip())
+        self.inbox.put(ConnectionError("the server closed its stdout"))
 
-    def exchange(self, text: str) -> list[str]:
-        """Write one line; for a request, read until its response arrives (with any notifications before it)."""
-        import queue
-        self.process.stdin.write(text.encode("utf-8") + b"\n")
-        self.process.stdin.flush()
-        sent = json.loads(text)
-        if not isinstance(sent, dict) or "id" not in sent or "method" not in sent:
-            return []
-        got = []
-        while True:
-            try:
-                line = self.lines.get(timeout=self.timeout)
-            except queue.Empty:
-                raise TimeoutError(f"no response to {sent.get('method')} within {self.timeout:g} s") from None
-            if line is None:
-                raise ConnectionError("the server closed its stdout")
-            got.append(line.strip())
-            message = json.loads(line)
-            if isinstance(message, dict) and message.get("id") == sent["id"] and "method" not in message:
-                return got
+    def send(self, text: str) -> None:
+        """Write one line to the server's stdin."""
+        with self.written:
+            self.process.stdin.write(text.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next line the server wrote, or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
 
     def close(self) -> None:
         """Close stdin (the server's cue to exit) and wait for the process; kill it if it lingers."""
@@ -2518,9 +3608,10 @@ class Stdio:
 class StreamableHTTP:
     """A transport to an MCP endpoint over Streamable HTTP, with its session and version headers.
 
-    After the handshake, `listen()` opens the GET event stream when the server offers one (405
-    means it does not): the official SDK servers send list_changed there, not in a POST's reply.
-    What arrives on it waits in `pending()` until the client reads it.
+    A POST's answer is JSON, nothing (202), or an event stream read on a thread of its own
+    (a call's progress and the server's requests arrive there before its result); a stream that
+    ends before the result is resumed with GET and Last-Event-ID. After the handshake, `listen()`
+    opens the server's GET stream when it offers one (405 means it does not).
     """
 
     def __init__(self, url: str, token: str | None = None, timeout: float = 10.0):
@@ -2528,9 +3619,9 @@ class StreamableHTTP:
         self.url, self.token, self.timeout = url, token, timeout
         self.session_id: str | None = None
         self.version: str | None = None
-        self.stream = None  # the open GET connection, while it lasts
+        self.stream = None  # the socket of the open GET stream, while it lasts
         self.challenge: str | None = None  # the WWW-Authenticate of the last in-band refusal (a scope to ask for)
-        self.received: queue.Queue = queue.Queue()
+        self.inbox: queue.Queue = queue.Queue()
 
     def _headers(self) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -2542,38 +3633,84 @@ class StreamableHTTP:
             headers["MCP-Protocol-Version"] = self.version
         return headers
 
-    def exchange(self, text: str) -> list[str]:
-        """POST one message; return the JSON reply, the events of an SSE reply, or nothing for a 202."""
-        try:
-            answer = http_request("POST", self.url, text.encode("utf-8"), self._headers(), timeout=self.timeout,
-                                  max_bytes=10 * MAX_MESSAGE_BYTES)
-        except HTTPFailure as exc:
-            raise ConnectionError(f"MCP endpoint {self.url}: {exc}") from None
-        if answer.status >= 400 and not _answers_in_band(answer.body):
-            raise MCPTransportError(answer.status, answer.body.decode("utf-8", "replace"),
-                                    answer.headers.get("WWW-Authenticate"))
-        self.challenge = answer.headers.get("WWW-Authenticate") if answer.status >= 400 else None
-        self.session_id = answer.headers.get("Mcp-Session-Id") or self.session_id
-        body = answer.body.decode("utf-8")
-        if not body:
-            return []
-        if answer.headers.get("Content-Type", "").startswith("text/event-stream"):
-            return sse_data(body)
-        return [body]
-
-    def listen(self) -> bool:
-        """Open the server's GET event stream in a reader thread; return False when it offers none."""
+    def _open(self, method: str, headers: dict, body: bytes | None = None):
+        """Send one HTTP request on a new connection; return (connection, socket, response)."""
         import http.client
         parts = urlsplit(self.url)
         kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         connection = kind(parts.hostname, parts.port, timeout=self.timeout)
+        try:
+            connection.request(method, parts.path or "/", body=body, headers=headers)
+            sock = connection.sock  # kept: a stream without a length hands its socket to the response
+            return connection, sock, connection.getresponse()
+        except (OSError, http.client.HTTPException) as exc:
+            connection.close()
+            raise ConnectionError(f"MCP endpoint {self.url}: {type(exc).__name__}: {exc}") from None
+
+    def send(self, text: str) -> None:
+        """POST one message; what comes back (JSON, or the events of a stream) arrives through receive()."""
+        connection, sock, response = self._open("POST", self._headers(), text.encode("utf-8"))
+        if response.headers.get("Content-Type", "").startswith("text/event-stream") and response.status == 200:
+            self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
+            sock.settimeout(None)  # a long call may be quiet for a while; receive() has its own timeout
+            sent = json.loads(text)
+            threading.Thread(target=self._read_events, args=(connection, response, sent.get("id")), daemon=True,
+                             name="mcp-post-stream").start()
+            return
+        try:
+            body = response.read(10 * MAX_MESSAGE_BYTES + 1)
+        finally:
+            connection.close()
+        if response.status >= 400 and not _answers_in_band(body):
+            raise MCPTransportError(response.status, body.decode("utf-8", "replace"),
+                                    response.headers.get("WWW-Authenticate"))
+        self.challenge = response.headers.get("WWW-Authenticate") if response.status >= 400 else None
+        self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
+        if body.strip():
+            self.inbox.put(body.decode("utf-8", "replace"))
+
+    def _read_events(self, connection, response, request_id: JSON) -> None:
+        """Queue each event of a stream until it ends; resume it (GET, Last-Event-ID) if the answer is still owed."""
+        import http.client
+        reader, answered = SSEReader(), False
+        try:
+            for line in response:
+                for event in reader.feed(line.decode("utf-8", "replace").rstrip("\r\n")):
+                    answered = answered or _answers(event, request_id)
+                    self.inbox.put(event)
+        except (OSError, ValueError, http.client.HTTPException):
+            pass  # the stream was cut (by close(), or by the server)
+        finally:
+            response.close()
+            connection.close()
+        if not answered and request_id is not None and reader.last_id and self.session_id:
+            threading.Event().wait(reader.retry / 1000)
+            self._resume(reader.last_id, request_id)
+
+    def _resume(self, last_id: str, request_id: JSON) -> None:
+        headers = {k: v for k, v in self._headers().items() if k != "Content-Type"}
+        headers |= {"Accept": "text/event-stream", "Last-Event-ID": last_id}
+        try:
+            connection, sock, response = self._open("GET", headers)
+        except ConnectionError:
+            return
+        if response.status != 200:
+            response.close()
+            connection.close()
+            return
+        sock.settimeout(None)
+        self._read_events(connection, response, request_id)
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next message from the server (a POST's answer or an event), or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
+
+    def listen(self) -> bool:
+        """Open the server's GET event stream in a reader thread; return False when it offers none."""
         headers = {k: v for k, v in self._headers().items() if k != "Content-Type"} | {"Accept": "text/event-stream"}
         try:
-            connection.request("GET", parts.path or "/", headers=headers)
-            sock = connection.sock  # kept: a stream without a length hands its socket to the response
-            response = connection.getresponse()
-        except (OSError, http.client.HTTPException):
-            connection.close()
+            connection, sock, response = self._open("GET", headers)
+        except ConnectionError:
             return False
         if response.status != 200 or not response.headers.get("Content-Type", "").startswith("text/event-stream"):
             response.close()
@@ -2581,30 +3718,9 @@ class StreamableHTTP:
             return False
         sock.settimeout(None)  # a stream may be quiet for as long as the session lasts
         self.stream = sock
-        threading.Thread(target=self._read_stream, args=(connection, response), daemon=True,
+        threading.Thread(target=self._read_events, args=(connection, response, None), daemon=True,
                          name="mcp-get-stream").start()
         return True
-
-    def _read_stream(self, connection, response) -> None:
-        """Queue each event of the stream until it ends; only this thread touches the response."""
-        import http.client
-        reader = SSEReader()
-        try:
-            for line in response:
-                for event in reader.feed(line.decode("utf-8", "replace").rstrip("\r\n")):
-                    self.received.put(event)
-        except (OSError, ValueError, http.client.HTTPException):
-            pass  # the stream was cut (by close(), or by the server)
-        finally:
-            response.close()
-            connection.close()
-
-    def pending(self) -> list[str]:
-        """Return the messages that came on the GET stream since the last call."""
-        out = []
-        while not self.received.empty():
-            out.append(self.received.get())
-        return out
 
     def forget_session(self) -> None:
         """Drop a session the server no longer knows (it answered 404): its ids, and its stream."""
@@ -2632,6 +3748,15 @@ class StreamableHTTP:
             self.session_id = None
 
 
+def _answers(event: str, request_id: JSON) -> bool:
+    """Say whether an event is the response to this request (a stream that carried it needs no resuming)."""
+    try:
+        message = json.loads(event)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and "method" not in message and message.get("id") == request_id
+
+
 def _answers_in_band(body: bytes) -> bool:
     """Say whether an HTTP error's body is a JSON-RPC error for a request (a non-null id): a 403 scope
     challenge carries the call's own error, which the client reads as that call's answer."""
@@ -2646,21 +3771,28 @@ class SSEReader:
     """Read a text/event-stream line by line, as the WHATWG SSE rules say; feed() returns the events a line ends.
 
     An event ends at a blank line; its "data:" lines (one space after the colon is dropped) join
-    with newlines; comments (":") and other fields are skipped. An event whose data is empty,
-    such as MCP's priming event (an id and an empty data field), carries no message.
+    with newlines; "id:" and "retry:" are kept (for resuming); comments (":") and other fields
+    are skipped. An event whose data is empty, such as MCP's priming event (an id and an empty
+    data field), carries no message.
     """
 
     def __init__(self) -> None:
         self.data: list[str] = []
+        self.last_id, self.retry = "", SSE_RETRY_MS
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its line break); return the event it completes, if any."""
         if not line:
             event, self.data = "\n".join(self.data), []
             return [event] if event.strip() else []
-        if line == "data" or line.startswith("data:"):  # a field with no colon has an empty value
-            value = line[len("data:"):]
-            self.data.append(value[1:] if value.startswith(" ") else value)
+        name, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if name == "data":  # a field with no colon has an empty value
+            self.data.append(value)
+        elif name == "id" and "\0" not in value:
+            self.last_id = value
+        elif name == "retry" and value.isdigit():
+            self.retry = min(int(value), 10_000)
         return []
 
 
@@ -2690,24 +3822,38 @@ class MCPTransportError(Exception):
 
 
 class MCPClient:
-    """The host's side of one MCP connection: handshake, tools/list with pins, tools/call.
+    """The host's side of one MCP connection: handshake, tools with pins, resources, prompts, the utilities,
+    and the answers to the server's own requests.
 
     Every message sent and received is kept as JSON text (`messages`), so a demo can count
     them, their tokens, and what they contain. Tool definitions are untrusted input: each one is
     pinned (a SHA-256 of its JSON) at first sight, and a later list with a changed definition is
     reported in `alerts` and the tool is withheld instead of silently used (a "rug pull").
+    The host declares exactly what it can do: `sampler(params) -> CreateMessageResult` (its
+    model) makes it declare sampling, `elicitor(message, schema) -> {"action", "content"}` (its
+    user) elicitation. Each such request is first shown to the user (`shown`) and passed to
+    `consent(kind, params)`, the host's consent step; a request refused there is answered with
+    an error (sampling) or "decline" (elicitation).
     """
 
-    def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION):
-        self.transport = transport
+    def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
+                 sampler: typing.Callable[[dict], dict] | None = None,
+                 elicitor: typing.Callable[[str, dict], dict] | None = None,
+                 consent: typing.Callable[[str, dict], bool] | None = None, timeout: float = 10.0):
+        self.transport = transport if hasattr(transport, "send") else Exchange(transport)
+        self.timeout = timeout
         self.client_info = client_info or {"name": "lab-host", "version": "1.0.0"}
         self.protocol_version = protocol_version
+        self.sampler, self.elicitor, self.consent = sampler, elicitor, consent or (lambda kind, params: True)
         self.messages: list[tuple[str, str]] = []  # ("->" or "<-", JSON text)
         self.notifications: list[dict] = []
+        self.logs: list[dict] = []  # the params of each notifications/message
+        self.shown: list[str] = []  # what the host showed its user before answering the server
         self.pins: dict[str, str] = {}
         self.alerts: list[str] = []
         self.tools: list[dict] = []
         self.server_info: dict = {}
+        self.server_capabilities: dict = {}
         self._next_id = 0
 
     def __repr__(self) -> str:
@@ -2726,60 +3872,122 @@ class MCPClient:
             tool_core.markdown_table(["tool", "pinned (SHA-256, first 12)", "description"], rows),
             "alerts: " + ("<br>".join(tool_core.markdown_cell(a) for a in self.alerts) or "none"))
 
-    def _send(self, message: dict) -> list[dict]:
+    def capabilities(self) -> dict:
+        """Say what this host can do for a server, as initialize declares it: nothing it cannot do."""
+        offered = {"sampling": {}} if self.sampler else {}
+        if self.elicitor and self.protocol_version >= "2025-06-18":
+            offered["elicitation"] = {}
+        return offered
+
+    def _send(self, message: dict) -> None:
         text = wire_bytes(message).decode("utf-8")
         self.messages.append(("->", text))
-        replies = [r for raw in self.transport.exchange(text) if (r := self._take(raw)) is not None]
-        self._take_pending()
-        return replies
+        self.transport.send(text)
 
     def _take(self, raw: str) -> JSON:
         """Log one incoming message; return it if it is a response, else act on it (notification, request)."""
         self.messages.append(("<-", raw))
-        reply = json.loads(raw)
-        if not isinstance(reply, dict) or "method" not in reply:
-            return reply
-        if "id" in reply:
-            self._answer(reply)  # a request from the server; its id may equal one of ours
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            self.alerts.append(f"the server sent text that is no JSON: {show(raw, limit=80)}")
+            return None
+        if not isinstance(message, dict) or "method" not in message:
+            return message
+        if "id" in message:
+            self._answer(message)  # a request from the server; its id may equal one of ours
         else:
-            self.notifications.append(reply)
+            self.notifications.append(message)
+            if message["method"] == "notifications/message" and isinstance(message.get("params"), dict):
+                self.logs.append(message["params"])
         return None
 
     def _take_pending(self) -> None:
-        """Take what arrived on the server's own stream (the GET stream of Streamable HTTP)."""
-        for raw in getattr(self.transport, "pending", list)():
+        """Take what arrived since the last request (a GET stream's events, notifications sent late)."""
+        while (raw := self.transport.receive(0)) is not None:
             self._take(raw)
 
     def _answer(self, request: dict) -> None:
-        """Answer a request the server sent: ping gets its empty result; this host offers no other method."""
-        if request["method"] == "ping":  # "the receiver MUST respond promptly"
-            self._send({"jsonrpc": "2.0", "id": request["id"], "result": {}})
-        else:
-            self._send(rpc_error(request["id"], METHOD_NOT_FOUND, f"Method not found: {show(request['method'])}"))
+        """Answer a request the server sent: ping, and what this host declared (sampling, elicitation)."""
+        try:
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": self._serve(request["method"],
+                                                                                   request.get("params") or {})}
+        except RPCError as exc:
+            reply = rpc_error(request["id"], exc.code, exc.message)
+        self._send(reply)
 
-    def request(self, method: str, params: dict | None = None) -> JSON:
+    def _serve(self, method: str, params: dict) -> dict:
+        if method == "ping":  # "the receiver MUST respond promptly"
+            return {}
+        if method == "sampling/createMessage" and "sampling" in self.capabilities():
+            self.shown.append(sampling_screen(self.server_info.get("name", "?"), params))
+            if not self.consent("sampling", params):
+                raise RPCError(-1, "The user declined the sampling request")
+            return self.sampler(params)
+        if method == "elicitation/create" and "elicitation" in self.capabilities():
+            schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"), dict) else {}
+            self.shown.append(elicitation_screen(self.server_info.get("name", "?"), params))
+            if problems := check_requested_schema(schema, self.protocol_version):
+                raise RPCError(INVALID_PARAMS, "Invalid params: the requested schema is not one MCP allows: "
+                                               + "; ".join(problems))
+            if not self.consent("elicitation", params):
+                return {"action": "decline"}
+            answer = self.elicitor(str(params.get("message", "")), schema)
+            if answer.get("action") == "accept" and (problems := check_elicited(schema, answer.get("content", {}))):
+                raise RPCError(INVALID_PARAMS, "the user's answer does not fit the schema: " + "; ".join(problems))
+            return answer
+        raise RPCError(METHOD_NOT_FOUND, f"Method not found: {show(method)} (this host did not declare it)")
+
+    def request(self, method: str, params: dict | None = None, *,
+                on_progress: typing.Callable[[dict], bool | None] | None = None) -> JSON:
         """Send a request and return its result; a JSON-RPC error is raised as RPCError.
 
-        A 404 on a session the server has forgotten starts a new session (initialize again, as the
-        Streamable HTTP transport requires) and sends the request once more.
+        With on_progress, the request asks for progress and each notifications/progress is passed
+        to it; when it returns False the host cancels the request (notifications/cancelled) and
+        Cancelled is raised. A 404 on a session the server has forgotten starts a new session
+        (initialize again, as the Streamable HTTP transport requires) and sends the request once more.
         """
         self._next_id += 1
-        message = {"jsonrpc": "2.0", "id": self._next_id, "method": method} | ({"params": params} if params is not None else {})
+        request_id, params = self._next_id, dict(params) if params is not None else None
+        if on_progress is not None:
+            params = (params or {}) | {"_meta": {"progressToken": f"progress-{request_id}"}}
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method} | ({"params": params} if params is not None else {})
         try:
-            replies = self._send(message)
+            self._send(message)
         except MCPTransportError as exc:
             if exc.status != 404 or method == "initialize" or not getattr(self.transport, "session_id", None):
                 raise
             self.transport.forget_session()
             self.initialize()
-            replies = self._send(message)
-        reply = next((r for r in replies if isinstance(r, dict) and r.get("id") == message["id"]), None)
-        if reply is None:
-            raise ConnectionError(f"no response to {method}")
+            self._send(message)
+        reply = self._wait_for(request_id, method, on_progress)
         if "error" in reply:
             error = reply["error"] if isinstance(reply["error"], dict) else {"message": show(reply["error"])}
             raise RPCError(error.get("code"), error.get("message", ""), error.get("data"))
         return reply.get("result")
+
+    def _wait_for(self, request_id: int, method: str, on_progress) -> dict:
+        """Read messages until the response to this request; act on everything that comes before it."""
+        token, deadline = f"progress-{request_id}", _now() + self.timeout
+        while True:
+            raw = self.transport.receive(max(0.0, deadline - _now()))
+            if raw is None:
+                raise TimeoutError(f"no response to {method} within {self.timeout:g} s")
+            message = self._take(raw)
+            if isinstance(message, dict) and message.get("id") == request_id:
+                return message
+            note = self.notifications[-1] if self.notifications and message is None else None
+            if on_progress and note and note.get("method") == "notifications/progress" \
+                    and isinstance(note.get("params"), dict) and note["params"].get("progressToken") == token:
+                self.notifications.pop()  # shown to the caller, not kept as an unread notification
+                deadline = _now() + self.timeout  # progress shows the server is still at work
+                if on_progress(note["params"]) is False:
+                    self.cancel(request_id, "the user stopped it")
+                    raise Cancelled(f"{method} was cancelled at progress {note['params'].get('progress')}")
+
+    def cancel(self, request_id: JSON, reason: str = "") -> None:
+        """Cancel a request of ours that is still running (its response, if one still comes, is ignored)."""
+        self.notify("notifications/cancelled", {"requestId": request_id} | ({"reason": reason} if reason else {}))
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification (no response comes back)."""
@@ -2787,14 +3995,15 @@ class MCPClient:
 
     def initialize(self) -> dict:
         """Run the handshake: initialize, then notifications/initialized; return the server's answer."""
-        result = self.request("initialize", {"protocolVersion": self.protocol_version, "capabilities": {},
-                                             "clientInfo": self.client_info})
+        result = self.request("initialize", {"protocolVersion": self.protocol_version,
+                                             "capabilities": self.capabilities(), "clientInfo": self.client_info})
         version = result.get("protocolVersion") if isinstance(result, dict) else None
         if version not in MCP_VERSIONS:  # the lifecycle section: a client that does not speak it should disconnect
             self.close()
             raise ConnectionError(f"the server chose protocol version {show(version)}, which this host does not "
                                   f"speak ({', '.join(MCP_VERSIONS)}); disconnected")
         self.server_info, self.protocol_version = result.get("serverInfo", {}), version
+        self.server_capabilities = result.get("capabilities", {}) if isinstance(result.get("capabilities"), dict) else {}
         if hasattr(self.transport, "version"):
             self.transport.version = self.protocol_version
         self.notify("notifications/initialized")
@@ -2802,19 +4011,22 @@ class MCPClient:
             self.transport.listen()  # the server's own stream, if it offers one
         return result
 
+    def _list_all(self, method: str, key: str) -> list[dict]:
+        """Fetch every page of a list method (tools/list, resources/list, ...); a server never pages us forever."""
+        items, cursor, seen = [], None, set()
+        while True:
+            result = self.request(method, {"cursor": cursor} if cursor else {})
+            items += result.get(key, []) if isinstance(result, dict) else []
+            cursor = result.get("nextCursor") if isinstance(result, dict) else None
+            if not cursor:
+                return items
+            if cursor in seen or len(seen) >= MAX_PAGES:  # a server's list is untrusted: never page forever
+                raise ValueError(f"{method} keeps paging (cursor {show(cursor)} after {len(seen) + 1} pages); giving up")
+            seen.add(cursor)
+
     def list_tools(self) -> list[dict]:
         """Fetch every page of tools/list; pin new definitions, withhold changed ones (see alerts)."""
-        tools, cursor, seen = [], None, set()
-        while True:
-            result = self.request("tools/list", {"cursor": cursor} if cursor else {})
-            tools += result.get("tools", [])
-            cursor = result.get("nextCursor")
-            if not cursor:
-                break
-            if cursor in seen or len(seen) >= MAX_PAGES:  # a server's list is untrusted: never page forever
-                raise ValueError(f"tools/list keeps paging (cursor {show(cursor)} after {len(seen) + 1} pages); giving up")
-            seen.add(cursor)
-        self.tools = [t for t in tools if self._pin(t)]
+        self.tools = [t for t in self._list_all("tools/list", "tools") if self._pin(t)]
         return self.tools
 
     def _pin(self, tool: dict) -> bool:
@@ -2826,9 +4038,64 @@ class MCPClient:
             return False
         return True
 
-    def call_tool(self, name: str, arguments: dict) -> dict:
-        """Call a tool; return the CallToolResult (protocol errors are raised as RPCError)."""
-        return self.request("tools/call", {"name": name, "arguments": arguments})
+    def call_tool(self, name: str, arguments: dict, on_progress: typing.Callable[[dict], bool | None] | None = None) -> dict:
+        """Call a tool; return the CallToolResult (protocol errors are raised as RPCError). structuredContent
+        that does not fit the tool's listed outputSchema is reported in alerts and dropped."""
+        result = self.request("tools/call", {"name": name, "arguments": arguments}, on_progress=on_progress)
+        schema = next((t.get("outputSchema") for t in self.tools if t.get("name") == name), None)
+        if isinstance(result, dict) and "structuredContent" in result and isinstance(schema, dict):
+            if problems := tool_core.validate(schema, result["structuredContent"]):
+                self.alerts.append(f"{name}: structuredContent does not fit its outputSchema ({'; '.join(problems)}); "
+                                   "dropped")
+                result = {k: v for k, v in result.items() if k != "structuredContent"}
+        return result
+
+    def list_resources(self) -> list[dict]:
+        """Fetch every page of resources/list."""
+        return self._list_all("resources/list", "resources")
+
+    def list_resource_templates(self) -> list[dict]:
+        """Fetch every page of resources/templates/list."""
+        return self._list_all("resources/templates/list", "resourceTemplates")
+
+    def read_resource(self, uri: str) -> list[dict]:
+        """Read a resource; return its contents (each with text or a base64 blob)."""
+        return self.request("resources/read", {"uri": uri}).get("contents", [])
+
+    def subscribe(self, uri: str) -> None:
+        """Ask to hear when a resource changes (notifications/resources/updated)."""
+        self.request("resources/subscribe", {"uri": uri})
+
+    def unsubscribe(self, uri: str) -> None:
+        """Stop hearing about a resource."""
+        self.request("resources/unsubscribe", {"uri": uri})
+
+    def list_prompts(self) -> list[dict]:
+        """Fetch every page of prompts/list."""
+        return self._list_all("prompts/list", "prompts")
+
+    def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict:
+        """Fill a prompt the user picked; return its description and messages."""
+        return self.request("prompts/get", {"name": name, "arguments": arguments or {}})
+
+    def complete(self, ref: dict, argument: str, value: str, context: dict[str, str] | None = None) -> list[str]:
+        """Ask for completions of an argument of a prompt or template ({"type": "ref/prompt", "name": ...})."""
+        params = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if context and self.protocol_version >= "2025-06-18":
+            params["context"] = {"arguments": context}
+        return self.request("completion/complete", params)["completion"]["values"]
+
+    def set_log_level(self, level: str) -> None:
+        """Ask for log messages at this level and above (LOG_LEVELS)."""
+        self.request("logging/setLevel", {"level": level})
+
+    def updated(self) -> list[str]:
+        """Return the URIs the server said changed (notifications/resources/updated) since the last call."""
+        self._take_pending()
+        uris = [n["params"]["uri"] for n in self.notifications
+                if n.get("method") == "notifications/resources/updated" and isinstance(n.get("params"), dict)]
+        self.notifications = [n for n in self.notifications if n.get("method") != "notifications/resources/updated"]
+        return uris
 
     def list_changed(self) -> bool:
         """Say whether the server announced a new tool list since the last tools/list."""
@@ -2858,7 +4125,33 @@ class MCPClient:
         self.transport.close()
 
 
-# --- 4d. The Cardinal tools as an MCP server: outbound auth stays inside the server ---
+def sampling_screen(server: str, params: dict) -> str:
+    """What the host shows its user before a server may use its model: who asks, for what, at what cost."""
+    texts = [m.get("content", {}).get("text", "[non-text content]") for m in params.get("messages", [])
+             if isinstance(m, dict) and isinstance(m.get("content"), dict)]
+    return (f"{server} asks to use your model (at most {params.get('maxTokens')} tokens) with: "
+            + " | ".join(show(t, limit=160) for t in texts))
+
+
+def elicitation_screen(server: str, params: dict) -> str:
+    """What the host shows its user when a server asks for input: the question and the fields asked for."""
+    schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"), dict) else {}
+    fields = ", ".join(f"{name} ({spec.get('type', '?')})" for name, spec in schema.get("properties", {}).items()
+                       if isinstance(spec, dict))
+    return f"{server} asks you: {show(params.get('message', ''), limit=200)} [fields: {fields or 'none'}]"
+
+
+def model_sampler(model: tool_core.LM, name: str = "lab-model") -> typing.Callable[[dict], dict]:
+    """Answer sampling/createMessage with one of our LMs: the request's text messages in, one text reply out."""
+    def sampler(params: dict) -> dict:
+        messages = ([{"role": "system", "content": params["systemPrompt"]}] if params.get("systemPrompt") else [])
+        messages += [{"role": m.get("role", "user"), "content": m.get("content", {}).get("text", "")}
+                     for m in params.get("messages", []) if isinstance(m, dict) and isinstance(m.get("content"), dict)]
+        return {"role": "assistant", "content": text_block(model(messages)), "model": name, "stopReason": "endTurn"}
+    return sampler
+
+
+# --- 4f. The Cardinal tools as an MCP server: outbound auth stays inside the server ---
 
 DEMO_TOKENS = {"agent-7f3c9a": {READ_SCOPE}, "admin-52e1d8": {READ_SCOPE, WRITE_SCOPE}}  # demo defaults; see serve()
 
@@ -2934,7 +4227,7 @@ def http_tokens(environ: typing.Mapping[str, str], demo: bool = False) -> tuple[
     return {agent: {READ_SCOPE}, admin: {READ_SCOPE, WRITE_SCOPE}}, ""
 
 
-# --- 4e. The demos behind scripts/04_interfaces.py (generations 1 to 3, and auth) ---
+# --- 4g. The demos behind scripts/04_interfaces.py (generations 1 to 3, and auth) ---
 
 def _raw_get(base_url: str, target: str, token: str) -> tuple[int, JSON]:
     """Send a GET written by hand (the first generation), with the backend key, and return status and JSON."""
@@ -3830,9 +5123,10 @@ class InlineMCPServer(MCPServer):
     four servers would spend most of their time starting threads.
     """
 
-    def run(self, tool: Tool, arguments: dict, session: MCPSession | None = None) -> ToolResult:
+    def run(self, tool: Tool, arguments: dict, session: MCPSession | None = None,
+            call: MCPCall | None = None) -> ToolResult:
         """Run one call through the registry, here and now."""
-        return self.registry.call(tool.name, arguments)
+        return _in_call(call, self.registry.call, tool.name, arguments)
 
 
 DEFENCES = {  # switch -> what the host does
@@ -5414,7 +6708,26 @@ def _handler_for(server: LoopbackServer):
 
         def _answer(self) -> None:
             status, headers, data = self._read_and_respond()
+            if not isinstance(data, bytes):  # an event stream: written as it comes
+                self._write_stream(status, headers, data)
+                return
             self._write(status, headers, b"" if self.command == "HEAD" else data, len(data))
+
+        def _write_stream(self, status: int, headers: dict, chunks: typing.Iterator[bytes]) -> None:
+            """Write a body of unknown length in HTTP/1.1 chunks, each the moment it is ready (an SSE stream)."""
+            self.send_response(status)
+            for key, value in headers.items():
+                self.send_header(key, value)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                for chunk in filter(None, chunks):  # an empty chunk would end the body
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:  # the client went away mid-stream
+                self.close_connection = True
+            finally:
+                chunks.close()
 
         def _read_and_respond(self) -> tuple[int, dict, bytes]:
             length = self.headers.get("Content-Length")
@@ -5766,6 +7079,263 @@ def _origin_host(origin: str) -> str | None:
     except ValueError:
         return None
 
+
+
+# --- Appendix E. URI templates and elicitation schemas: the parsing behind sections 4a and 4c ---
+# --- URI templates (RFC 6570, level 1: {name} is simple string expansion) ---
+
+_VARNAME = re.compile(r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*")
+_OPERATORS = "+#./;?&=,!@|"  # level 2 (+ #), level 3 (. / ; ? &) and the reserved ones
+_VALUE = "[^/?#]+"  # what one variable matches: one or more characters that are not / ? #
+
+
+@functools.lru_cache(maxsize=256)
+def _compile_template(template: str) -> tuple[tuple[str, ...], tuple[str | tuple[str], ...], re.Pattern]:
+    """Parse a level-1 template once: its variable names (first appearance order), its parts (a literal str,
+    or a 1-tuple holding a variable name) and the regex that matches its expansions. Raises ValueError."""
+    if not isinstance(template, str):
+        raise ValueError(f"a URI template must be a string, got {tool_core.describe(template)}")
+    parts: list[str | tuple[str]] = []
+    names: list[str] = []
+    pattern, groups = [], {}
+    at = 0
+    while at < len(template):
+        opening, closing = template.find("{", at), template.find("}", at)
+        if closing != -1 and (opening == -1 or closing < opening):
+            raise ValueError(f"URI template {template!r}: unbalanced braces, a '}}' at {closing} closes nothing")
+        if opening == -1:
+            parts.append(template[at:])
+            pattern.append(re.escape(template[at:]))
+            break
+        if opening > at:
+            parts.append(template[at:opening])
+            pattern.append(re.escape(template[at:opening]))
+        if closing == -1:
+            raise ValueError(f"URI template {template!r}: unbalanced braces, the '{{' at {opening} is never closed")
+        name = template[opening + 1: closing]
+        if "{" in name:
+            raise ValueError(f"URI template {template!r}: unbalanced braces, a '{{' inside the expression at {opening}")
+        if not name:
+            raise ValueError(f"URI template {template!r}: an empty expression {{}} at {opening}; write {{name}}")
+        if name[0] in _OPERATORS:
+            raise ValueError(f"URI template {template!r}: {{{name}}} uses the operator {name[0]!r} of RFC 6570 "
+                             "level 2 or 3; level 1 only: write {name}")
+        if "," in name or name.endswith("*") or ":" in name:
+            raise ValueError(f"URI template {template!r}: {{{name}}} uses a variable list or a modifier (level 3 "
+                             "or 4); level 1 only: one variable name per {}")
+        if not _VARNAME.fullmatch(name):
+            raise ValueError(f"URI template {template!r}: {name!r} is not a valid variable name (letters, digits, "
+                             "_ and %XX, with single dots between)")
+        parts.append((name,))
+        if name in groups:  # the same variable twice must match the same text twice
+            pattern.append(f"(?P={groups[name]})")
+        else:
+            groups[name] = f"v{len(groups)}"
+            names.append(name)
+            pattern.append(f"(?P<{groups[name]}>{_VALUE})")
+        at = closing + 1
+    return tuple(names), tuple(parts), re.compile("".join(pattern), re.DOTALL)
+
+
+def template_names(template: str) -> list[str]:
+    """Return a level-1 URI template's variable names, in order of first appearance.
+    Example: 'file:///{dir}/{name}' -> ['dir', 'name']; '{+path}' raises ValueError (level 1 only)."""
+    return list(_compile_template(template)[0])
+
+
+def expand_template(template: str, values: dict[str, str]) -> str:
+    """Expand a level-1 template: each {name} becomes its value percent-encoded as UTF-8, every character outside
+    the unreserved set (A-Za-z0-9-._~) encoded, so a value can never add a '/' or '?' to the URI.
+    Example: ('test://t/{id}', {'id': 'a b/c'}) -> 'test://t/a%20b%2Fc'. A missing or non-string value is a ValueError
+    (RFC 6570 would expand it to nothing, which silently makes another URI)."""
+    out = []
+    for part in _compile_template(template)[1]:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        name = part[0]
+        if name not in values:
+            raise ValueError(f"URI template {template!r}: no value for {{{name}}}; give {template_names(template)}")
+        if not isinstance(values[name], str):
+            raise ValueError(f"URI template {template!r}: the value of {{{name}}} must be a string, "
+                             f"got {tool_core.describe(values[name])}")
+        out.append(quote(values[name], safe="", encoding="utf-8"))
+    return "".join(out)
+
+
+def match_template(template: str, uri: str) -> dict[str, str] | None:
+    """Match a URI against a level-1 template: {name: percent-decoded value}, or None when it does not match.
+    A variable matches one or more characters other than '/', '?' and '#'; the literal parts must be exact.
+    Example: ('test://t/{id}/data', 'test://t/a%20b/data') -> {'id': 'a b'}; 'test://t/a/b/data' -> None."""
+    names, _, regex = _compile_template(template)
+    found = regex.fullmatch(uri) if isinstance(uri, str) else None
+    if found is None:
+        return None
+    try:
+        return {name: unquote(found.group(f"v{i}"), encoding="utf-8", errors="strict") for i, name in enumerate(names)}
+    except UnicodeDecodeError:  # %XX that is not UTF-8: no expansion of ours makes it
+        return None
+
+
+# --- Elicitation: the requestedSchema a server may send (a flat object of primitives) ---
+
+STRING_FORMATS = ("email", "uri", "date", "date-time")
+MULTI_SELECT_SINCE = "2025-11-25"  # arrays of enum strings, titled enums (oneOf/anyOf of const + title)
+ELICITATION_SINCE = "2025-06-18"
+
+
+def check_requested_schema(schema: JSON, version: str = LATEST_VERSION) -> list[str]:
+    """Return the problems of an elicitation requestedSchema (empty list = fine): it must be
+    {"type": "object", "properties": {...}, "required": [...]?}, each property a primitive: string (format
+    email/uri/date/date-time, minLength/maxLength), number or integer (minimum/maximum), boolean, an enum of
+    strings (enum, legacy enumNames, or from 2025-11-25 oneOf of {const, title}), or from 2025-11-25 an array
+    of enum strings (multi-select). Nothing nests: clients render it as one flat form."""
+    if version < ELICITATION_SINCE:
+        return [f"MCP {version} has no elicitation (it came in {ELICITATION_SINCE})"]
+    if not isinstance(schema, dict):
+        return [f"$: requestedSchema must be an object, got {tool_core.describe(schema)}"]
+    problems = []
+    if schema.get("type") != "object":
+        problems.append(f"$.type: must be \"object\", got {_short(schema.get('type'))}")
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return problems + [f"$.properties: must be an object of property schemas, got {_short(properties)}"]
+    required = schema.get("required", [])
+    if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
+        problems.append(f"$.required: must be a list of property names, got {_short(required)}")
+    else:
+        problems += [f"$.required: {r!r} is not a property" for r in required if r not in properties]
+    for name, prop in properties.items():
+        problems += _property_problems(tool_core.child_path("$.properties", name), prop, version)
+    return problems
+
+
+def _property_problems(path: str, prop: JSON, version: str) -> list[str]:
+    if not isinstance(prop, dict):
+        return [f"{path}: must be a property schema (an object), got {tool_core.describe(prop)}"]
+    kind = prop.get("type")
+    problems = [f"{path}.{key}: must be a string" for key in ("title", "description")
+                if key in prop and not isinstance(prop[key], str)]
+    if kind == "object" or "properties" in prop:
+        return problems + [f"{path}: a nested object; requestedSchema is flat: each property must be a string, "
+                           "number, integer, boolean, enum or (from 2025-11-25) an array of enum strings"]
+    if kind == "string":
+        problems += _string_problems(path, prop, version)
+    elif kind in ("number", "integer"):
+        problems += [f"{path}.{key}: must be a number" for key in ("minimum", "maximum", "default")
+                     if key in prop and (isinstance(prop[key], bool) or not isinstance(prop[key], (int, float)))]
+    elif kind == "boolean":
+        problems += [f"{path}.default: must be true or false"] if "default" in prop and not isinstance(
+            prop["default"], bool) else []
+    elif kind == "array":
+        if version < MULTI_SELECT_SINCE:
+            return problems + [f"{path}: an array (multi-select) needs MCP {MULTI_SELECT_SINCE}; {version} has only "
+                               "primitive properties"]
+        problems += _enum_items_problems(path, prop.get("items"))
+        problems += [f"{path}.{key}: must be a non-negative integer" for key in ("minItems", "maxItems")
+                     if key in prop and not _count(prop[key])]
+    else:
+        problems.append(f"{path}.type: must be one of string, number, integer, boolean, array (multi-select), "
+                        f"got {_short(kind)}")
+    return problems
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _string_problems(path: str, prop: dict, version: str) -> list[str]:
+    problems = []
+    if "format" in prop and prop["format"] not in STRING_FORMATS:
+        problems.append(f"{path}.format: must be one of {', '.join(STRING_FORMATS)}, got {_short(prop['format'])}")
+    problems += [f"{path}.{key}: must be a non-negative integer" for key in ("minLength", "maxLength")
+                 if key in prop and not _count(prop[key])]
+    if "enum" in prop:
+        enum = prop["enum"]
+        if not isinstance(enum, list) or not enum or not all(isinstance(e, str) for e in enum):
+            problems.append(f"{path}.enum: must be a non-empty list of strings, got {_short(enum)}")
+        elif "enumNames" in prop and (not isinstance(prop["enumNames"], list) or len(prop["enumNames"]) != len(enum)
+                                      or not all(isinstance(n, str) for n in prop["enumNames"])):
+            problems.append(f"{path}.enumNames: must be a list of {len(enum)} strings, one title per enum value")
+    if "oneOf" in prop:
+        if version < MULTI_SELECT_SINCE:
+            problems.append(f"{path}.oneOf: titled enums need MCP {MULTI_SELECT_SINCE}; use enum with enumNames")
+        else:
+            problems += _titled_problems(f"{path}.oneOf", prop["oneOf"])
+    return problems
+
+
+def _titled_problems(path: str, options: JSON) -> list[str]:
+    if not isinstance(options, list) or not options:
+        return [f"{path}: must be a non-empty list of {{'const': value, 'title': label}}"]
+    return [f"{path}[{i}]: must be {{'const': a string, 'title': a string}}, got {_short(o)}"
+            for i, o in enumerate(options)
+            if not (isinstance(o, dict) and isinstance(o.get("const"), str) and isinstance(o.get("title"), str))]
+
+
+def _enum_items_problems(path: str, items: JSON) -> list[str]:
+    if isinstance(items, dict) and items.get("type") == "string" and isinstance(items.get("enum"), list) \
+            and items["enum"] and all(isinstance(e, str) for e in items["enum"]):
+        return []
+    if isinstance(items, dict) and "anyOf" in items:
+        return _titled_problems(f"{path}.items.anyOf", items["anyOf"])
+    return [f"{path}.items: a multi-select array holds enum strings: {{'type': 'string', 'enum': [...]}} or "
+            f"{{'anyOf': [{{'const', 'title'}}, ...]}}, got {_short(items)}"]
+
+
+def check_elicited(schema: dict, content: JSON) -> list[str]:
+    """Check the content of an accepted elicitation against its requestedSchema: a flat object (strings, numbers,
+    booleans, lists of strings) that tool_core.validate accepts. Returns the problems (empty list = fine)."""
+    if not isinstance(content, dict):
+        return [f"$: an accepted elicitation's content must be an object, got {tool_core.describe(content)}"]
+    problems = []
+    for key, value in content.items():
+        flat = (isinstance(value, (str, int, float, bool)) or
+                (isinstance(value, list) and all(isinstance(v, str) for v in value)))
+        if not flat:
+            problems.append(f"{tool_core.child_path('$', key)}: must be a string, number, boolean or list of strings "
+                            f"(the content is flat), got {tool_core.describe(value)}")
+    return problems + tool_core.validate(schema, content)
+
+
+# --- The fixture the official conformance suite expects (its tools need a call's context: see 4e) ---
+
+def conformance_primitives() -> tuple[list[Resource], list[ResourceTemplate], list[Prompt]]:
+    """The resources, template and prompts of the conformance suite's server scenarios, with its exact texts."""
+    def template_data(id: str) -> str:
+        return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
+
+    resources = [
+        Resource("test://static-text", "static-text", lambda: "This is the content of the static text resource.",
+                 description="A static text resource for testing", mime_type="text/plain"),
+        Resource("test://static-binary", "static-binary", lambda: TINY_PNG,
+                 description="A static binary resource (a 1x1 PNG) for testing", mime_type="image/png"),
+        Resource("test://watched-resource", "watched-resource", lambda: "Watched resource content.",
+                 description="A resource for testing subscriptions", mime_type="text/plain"),
+    ]
+    templates = [
+        ResourceTemplate("test://template/{id}/data", "template", template_data,
+                         description="A resource template with an id parameter", mime_type="application/json"),
+    ]
+    prompts = [
+        Prompt("test_simple_prompt", "A simple prompt without arguments",
+               lambda: "This is a simple prompt for testing."),
+        Prompt("test_prompt_with_arguments", "A prompt with required arguments",
+               lambda arg1, arg2: f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'",
+               (PromptArgument("arg1", "First test argument", True),
+                PromptArgument("arg2", "Second test argument", True)),
+               complete={"arg1": ["paris", "park", "party"]}),
+        Prompt("test_prompt_with_embedded_resource", "A prompt that embeds a resource",
+               lambda resourceUri: [
+                   {"role": "user", "content": embedded_resource(resourceUri, "Embedded resource content for testing.",
+                                                                 "text/plain")},
+                   {"role": "user", "content": text_block("Please process the embedded resource above.")}],
+               (PromptArgument("resourceUri", "URI of the resource to embed", True),)),
+        Prompt("test_prompt_with_image", "A prompt that includes an image",
+               lambda: [{"role": "user", "content": image_block(TINY_PNG, "image/png")},
+                        {"role": "user", "content": text_block("Please analyze the image above.")}]),
+    ]
+    return resources, templates, prompts
 
 if __name__ == "__main__":  # python3 interfaces.py serve [--http]: the Cardinal MCP server for real hosts
     import sys

@@ -142,7 +142,7 @@ class Initialize(WithServer):
 
     def test_the_answer(self):
         result = self.server.session().handle(request("initialize", hello()))["result"]
-        self.assertEqual(result["capabilities"], {"tools": {"listChanged": True}})
+        self.assertEqual(result["capabilities"], {"tools": {"listChanged": True}, "logging": {}})  # tools only
         self.assertIsInstance(result["serverInfo"]["name"], str)
         self.assertIsInstance(result["serverInfo"]["version"], str)
         named = MCPServer(ToolRegistry(), info={"name": "lab-test", "version": "9.9.9"})
@@ -176,7 +176,8 @@ class PingAndUnknownMethods(WithServer):
                 self.assertEqual(reply["id"], 5)
 
     def test_methods_we_do_not_offer_are_32601_at_once(self):
-        methods = ["server/discover", "resources/list", "prompts/list", "logging/setLevel", "completion/complete"]
+        methods = ["server/discover", "resources/list", "resources/read", "prompts/list", "prompts/get",
+                   "completion/complete"]  # a server of tools alone: no resources, no prompts, nothing to complete
         fresh, ready = self.server.session(), self.ready()
         for method in methods:
             for label, session in (("before initialize", fresh), ("after initialize", ready)):
@@ -578,7 +579,8 @@ class StreamableHttpServer(unittest.TestCase):
             # the transport section: 400 for an invalid or unsupported version; another version we speak is served
             ("another supported version", "POST", "/mcp", ping, self.headers("a", sid, "2024-11-05"), 200),
             ("unknown protocol version", "POST", "/mcp", ping, self.headers("a", sid, "2099-01-01"), 400),
-            ("GET: no server stream", "GET", "/mcp", None, self.headers(**ok), 405),
+            ("GET that takes no event stream", "GET", "/mcp", None, self.headers(**ok), 406),
+            ("PUT: no such method here", "PUT", "/mcp", ping, self.headers(**ok), 405),
             ("foreign Origin", "POST", "/mcp", ping, self.headers(**ok, Origin="http://evil.example"), 403),
             ("look-alike Origin", "POST", "/mcp", ping, self.headers(**ok, Origin="http://localhost.evil.example"), 403),
             ("no token", "POST", "/mcp", ping, self.headers(None, sid, "2025-06-18"), 401),
