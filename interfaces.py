@@ -19,15 +19,19 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      3b holds the demos of scripts/10 (demos 1, 2 and 4): one round trip as the exact JSON of each
      API, the same exchange in Qwen3's template with each part's tokens, tool_choice written and
      obeyed, and the coupling rule checked in three cases.
-  4. MCP for real                                           scripts/04 demos 3 and 4
+  4. MCP for real                                           scripts/04 demos 3, 4 and 5
      MCPServer serves any ToolRegistry (JSON-RPC 2.0, the initialize handshake, tools/list with
-     pagination, tools/call, list_changed) over stdio (`python3 interfaces.py serve`, which
-     Claude Desktop, Claude Code or the official SDK client can launch) and Streamable HTTP on
-     127.0.0.1 (MCPHttpServer: sessions, version header, Origin and Host checks); bearer tokens
-     with scopes; MCPClient, the host side, which pins every tool definition, reports a changed
-     one (a rug pull) and reads a server's own GET event stream. Outbound auth: the backend key
-     lives inside the generated tools, never in a message, and never goes to another origin.
-     4e holds the demos of scripts/04.
+     pagination, tools/call, list_changed); each method is a small function registered with
+     mcp_method. 4a: resources (lists, reads, URI templates, subscriptions) and prompts. 4b: the
+     utilities (logging, progress, cancellation, completion) and what a result may hold (content
+     blocks, outputSchema). 4c: the server asking the client (sampling, elicitation). 4d: stdio
+     (`python3 interfaces.py serve`, which Claude Desktop, Claude Code or the official SDK client
+     can launch) and Streamable HTTP on 127.0.0.1 (MCPHttpServer: sessions, version header, Origin
+     and Host checks, a call's event stream, the GET stream, resumption); bearer tokens with
+     scopes. 4e: MCPClient, the host side, which pins every tool definition, reports a changed one
+     (a rug pull), and answers sampling and elicitation after its user saw them. 4f: outbound
+     auth (the backend key lives inside the generated tools, never in a message, never goes to
+     another origin) and the Cardinal resources and prompt. 4g holds the demos of scripts/04.
   5. Designing tools, and trusting what enters the context  scripts/09 demos 1-8
      An offline arXiv (PaperStore: 393 records, a raw 42-field feed and a concise listing)
      with the slide's two search definitions and a seeded GuessingCaller; errors as a
@@ -45,16 +49,18 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      (SimulatedShell: echo, cat, curl to 127.0.0.1 only; no real shell), an MCP server, a skill (a SKILL.md
      read progressively) and the app's own tool: tokens before and after one use, where the API key lives,
      and an injected instruction that sends the shell's key to a loopback attacker (0 messages with MCP).
-  Appendices A-D: the machinery the lecture does not teach, each piece with the failure it
-     prevents: HTTP framing for the loopback servers (backlog, read timeout, Host, lengths),
-     the HTTP client under the generated tools (redirects within the origin, one deadline,
-     a size cap, keep-alive), MCP messages too large to read, and who may talk to the MCP
-     endpoint (bearer challenges).
+  Appendices A-E: the machinery the lecture does not teach, each piece with the failure it
+     prevents: HTTP framing for the loopback servers (backlog, read timeout, Host, lengths,
+     chunked event streams), the HTTP client under the generated tools (redirects within the
+     origin, one deadline, a size cap, keep-alive), MCP messages too large to read, who may talk
+     to the MCP endpoint (bearer challenges), and the parsing of URI templates and elicitation
+     schemas.
 
 Specifications followed: OpenAPI 3.1.0 (https://spec.openapis.org/oas/v3.1.0) and 3.0.3 for
 reading; the vendors' tool-use documentation for the dialects; the MCP specification,
 revisions 2024-11-05 to 2025-11-25 (https://modelcontextprotocol.io/specification), for the
-lifecycle, tools, both transports and the error kinds. Section 5 follows the slides' examples
+lifecycle, tools, resources, prompts, the utilities, sampling, elicitation, both transports and
+the error kinds, and SEP-1699 for resuming event streams. Section 5 follows the slides' examples
 (Anthropic, "Writing effective tools for agents", 2025; Invariant Labs, "MCP Security
 Notification: Tool Poisoning Attacks", 2025; Claude Code's Edit tool) and lesson 002's lethal
 trifecta (private data + untrusted content + a way to send data out).
@@ -63,9 +69,8 @@ What it leaves out: remote and recursive `$ref`s, cookie parameters, non-JSON re
 (forms, multipart), `deepObject` and other non-default parameter styles (arrays in a query
 repeat the key; objects in a query are sent as JSON text), OAuth flows (a bearer token or an
 API key is supplied as is; MCP's OAuth discovery too), response validation (the tool returns
-the parsed JSON), MCP's resources, prompts, sampling and elicitation, a server-initiated
-stream of our own (our server answers GET with 405; the client reads other servers' streams,
-without resuming them), and the stateless 2026 MCP revision. In section 5: a real model (the gullible one
+the parsed JSON), MCP's roots, tasks, URL-mode elicitation and sampling with tools, URI
+templates beyond RFC 6570 level 1, and the stateless 2026 MCP revision. In section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
 relies on the model's judgement fails), the paper records beyond the two the slides name (they are
 invented), a scanner that would survive an adaptive attacker (ours is a word list, on purpose), and
@@ -4089,18 +4094,30 @@ class MCPClient:
         """Ask for log messages at this level and above (LOG_LEVELS)."""
         self.request("logging/setLevel", {"level": level})
 
-    def updated(self) -> list[str]:
+    def _heard(self, method: str, wait: float) -> bool:
+        """Say whether a notification of this method has come, waiting up to `wait` seconds for one. A server's
+        own stream (HTTP's GET stream) runs beside the replies: what it sends may land just after a reply."""
+        deadline = _now() + wait
+        while True:
+            self._take_pending()
+            if any(n.get("method") == method for n in self.notifications):
+                return True
+            raw = self.transport.receive(deadline - _now()) if deadline > _now() else None
+            if raw is None:
+                return False
+            self._take(raw)
+
+    def updated(self, wait: float = 0.0) -> list[str]:
         """Return the URIs the server said changed (notifications/resources/updated) since the last call."""
-        self._take_pending()
+        self._heard("notifications/resources/updated", wait)
         uris = [n["params"]["uri"] for n in self.notifications
                 if n.get("method") == "notifications/resources/updated" and isinstance(n.get("params"), dict)]
         self.notifications = [n for n in self.notifications if n.get("method") != "notifications/resources/updated"]
         return uris
 
-    def list_changed(self) -> bool:
-        """Say whether the server announced a new tool list since the last tools/list."""
-        self._take_pending()
-        return any(n.get("method") == "notifications/tools/list_changed" for n in self.notifications)
+    def list_changed(self, wait: float = 0.0) -> bool:
+        """Say whether the server announced a new tool list since the last tools/list (waiting up to `wait` s)."""
+        return self._heard("notifications/tools/list_changed", wait)
 
     def registry(self) -> ToolRegistry:
         """Return the listed tools as a ToolRegistry whose calls go to the server (for run_agent)."""
@@ -4163,9 +4180,41 @@ def cardinal_mcp_server(backend_url: str, backend_token: str, spec: dict | None 
     closures: no schema, no tools/list entry and no result carries it.
     """
     spec = spec if spec is not None else fetch_openapi(backend_url)
-    tools = openapi_to_tools(spec, backend_url, credentials={"ApiKeyAuth": backend_token})
+    registry = ToolRegistry(openapi_to_tools(spec, backend_url, credentials={"ApiKeyAuth": backend_token}))
+    resources, templates, prompts = cardinal_primitives(registry, spec)
     instructions = "Cardinal company directory: people, teams, and stored digests."
-    return MCPServer(ToolRegistry(tools), instructions=instructions, **options)
+    return MCPServer(registry, resources=resources, templates=templates, prompts=prompts, instructions=instructions,
+                     **options)
+
+
+def cardinal_primitives(registry: ToolRegistry, spec: dict) -> tuple[list, list, list]:
+    """The Cardinal server's other two primitives: a page per team (a resource, and the template naming them all)
+    and the weekly-digest prompt. Both read the backend through the generated tools, so the key stays in them."""
+    teams = list(spec.get("components", {}).get("schemas", {}).get("Team", {}).get("enum", []))
+
+    def page(team: str) -> str:
+        if team not in teams:
+            raise RPCError(INVALID_PARAMS, f"Unknown team {team!r} in cardinal://teams/{{team}}; the teams are: "
+                                           f"{', '.join(teams)}", {"uri": f"cardinal://teams/{team}"})
+        people = registry.call("list_people", {"team": team})
+        if not people.ok:
+            raise RPCError(INTERNAL_ERROR, f"reading the {team} team failed: {people.message}")
+        return f"# The {team} team\n" + "".join(f"- {p['name']} ({p['id']}), {p['role']}\n" for p in people.content)
+
+    def digest(team: str, days: str = "7") -> list[dict]:
+        return [{"role": "user", "content": embedded_resource(f"cardinal://teams/{team}", page(team), "text/markdown")},
+                {"role": "user", "content": text_block(f"Write this week's digest for the {team} team from its page "
+                                                       f"above, covering the last {days} days; then store it with "
+                                                       "make_digest.")}]
+
+    resources = [Resource(f"cardinal://teams/{t}", f"team-{t}", functools.partial(page, t), mime_type="text/markdown",
+                          description=f"The {t} team: its people and their roles") for t in teams]
+    templates = [ResourceTemplate("cardinal://teams/{team}", "team", page, mime_type="text/markdown",
+                                  description="Any team's page: its people and their roles", complete={"team": teams})]
+    prompts = [Prompt("weekly_digest", "A weekly digest for a team, from its page", digest,
+                      (PromptArgument("team", "the team, e.g. firmware", True),
+                       PromptArgument("days", "how many days to cover (default 7)")), complete={"team": teams})]
+    return resources, templates, prompts
 
 
 def serve(argv: list[str] | None = None) -> int:
@@ -4336,7 +4385,8 @@ def demo_mcp() -> str:
         hello = host.initialize()
         out += ["Handshake: initialize -> notifications/initialized",
                 f"  the host asked for 2025-06-18; the server answered protocolVersion {hello['protocolVersion']}, "
-                f"capabilities {json.dumps(hello['capabilities'])}, serverInfo {json.dumps(hello['serverInfo'])}"]
+                f"serverInfo {json.dumps(hello['serverInfo'])},",
+                f"  capabilities {json.dumps(hello['capabilities'])}"]
         listed = host.list_tools()
         reply = host.messages[-1][1]
         out += [f"tools/list: {len(listed)} tools ({', '.join(t['name'] for t in listed)}), {count_tokens(reply)} tokens; "
@@ -4422,6 +4472,127 @@ def demo_auth() -> str:
                     *[f"  alert: {a}" for a in admin.alerts]]
             for c in clients:
                 c.close()
+    return "\n".join(out)
+
+
+# Demo 5 (issue 26): the three primitives and who controls each; a long call cancelled; the server asking back
+
+PAGE_SECONDS = 0.02  # export_directory's time per page: far longer than the host needs to send its cancel
+
+
+def _extra_tools(registry: ToolRegistry, steps_done: list[int]) -> list[Tool]:
+    """Three tools that use the call's context: a long export (progress, cancellable), a summary by the host's
+    model (sampling), a digest that asks the user for a missing field (elicitation)."""
+    def export_directory(pages: int = 10) -> str:
+        call = mcp_call()
+        for page in range(1, pages + 1):
+            steps_done.append(page)  # one page of the directory written out
+            call.progress(page, pages, f"exported page {page} of {pages}")
+            call.sleep(PAGE_SECONDS)  # the next page takes this long; a cancel ends the wait at once
+        return f"exported {pages} pages"
+
+    def summarize_team(team: str) -> str:
+        people = registry.call("list_people", {"team": team}).content
+        roster = "; ".join(f"{p['name']}, {p['role']}" for p in people)
+        reply = mcp_call().sample([{"role": "user", "content": text_block(f"Summarize the {team} team in one "
+                                                                         f"sentence: {roster}")}], 60,
+                                  systemPrompt="You write one-sentence summaries of teams.")
+        return reply["content"].get("text", "")
+
+    def digest_asking(team: str, days: int | None = None) -> str:
+        if days is None:
+            answer = mcp_call().elicit(f"How many days should the {team} digest cover?", {
+                "type": "object", "required": ["days"],
+                "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 30, "description": "1 to 30"}}})
+            if answer["action"] != "accept":
+                return f"The user chose {answer['action']}: no digest was written."
+            days = answer["content"]["days"]
+        made = registry.call("make_digest", {"team": team, "days": days})
+        return made.text if made.ok else made.message
+
+    team = {"type": "string", "enum": [t["name"] for t in TEAMS]}
+    return [Tool("export_directory", "Export the whole directory, page by page (slow: reports progress).",
+                 {"type": "object", "properties": {"pages": {"type": "integer", "minimum": 1, "maximum": 100}}},
+                 export_directory, read_only=True),
+            Tool("summarize_team", "Summarize a team in one sentence (asks the host's model).",
+                 {"type": "object", "required": ["team"], "properties": {"team": team}}, summarize_team,
+                 read_only=True),
+            Tool("digest_asking", "Write a team's digest; asks the user how many days if not told.",
+                 {"type": "object", "required": ["team"], "properties": {"team": team, "days": {
+                     "type": "integer", "minimum": 1, "maximum": 30}}}, digest_asking, fill_none=("days",))]
+
+
+def primitive_costs(host: MCPClient) -> list[list[str]]:
+    """Who controls each primitive, how the host puts it into the model's context, and the tokens it costs there."""
+    tools = [t for t in host.list_tools() if t["name"] in ("list_people", "list_teams", "make_digest")]
+    definitions = json.dumps([OpenAI().tool(Tool(t["name"], t["description"], t["inputSchema"], lambda: None))
+                              for t in tools], ensure_ascii=False)
+    listed = host.list_resources()
+    page = host.read_resource("cardinal://teams/firmware")[0]["text"]
+    prompt = host.get_prompt("weekly_digest", {"team": "firmware"})
+    prompt_text = "\n".join(m["content"].get("text") or m["content"].get("resource", {}).get("text", "")
+                            for m in prompt["messages"])
+    return [["tool", "the model", f"{len(tools)}: {', '.join(t['name'] for t in tools)}",
+             "every definition, in every request", str(count_tokens(definitions))],
+            ["resource", "the application", f"{len(listed)}: cardinal://teams/{{team}}",
+             "the host reads one and pastes its text", str(count_tokens(page))],
+            ["prompt", "the user", "weekly_digest(team, days?)",
+             f"the user picks it; its {len(prompt['messages'])} messages open the chat", str(count_tokens(prompt_text))]]
+
+
+@tool_core.preformatted
+def demo_primitives() -> str:
+    """MCP's three primitives on the Cardinal server, over Streamable HTTP: who controls each and what it costs;
+    a long call followed and cancelled; sampling and elicitation, each shown to the user first."""
+    out, steps = [], []
+    with CardinalServer() as backend:
+        server = cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec)
+        server.set_registry(ToolRegistry(list(server.registry) + _extra_tools(server.registry, steps)))
+        model = tool_core.ScriptedLM(lambda m: "Firmware is two engineers, led by Ada Quist, who write the code "
+                                               "that runs on the meters and relays.")
+        user = {"days": 7}
+        elicitor = lambda message, schema: {"action": "accept", "content": {"days": user["days"]}}
+        with MCPHttpServer(server).start() as endpoint:
+            host = MCPClient(StreamableHTTP(endpoint.url), sampler=model_sampler(model), elicitor=elicitor)
+            hello = host.initialize()
+            out += [f"Declared at initialize: the server {', '.join(hello['capabilities'])}; "
+                    f"the host {', '.join(host.capabilities())} (it has a model and a user to ask).", "",
+                    "Who controls each primitive, and what it costs in the model's context (tokens):",
+                    format_table(["primitive", "controlled by", "on this server", "how the host uses it", "tokens"],
+                                 primitive_costs(host), [9, 15, 40, 48, 6])]
+            typed = host.complete({"type": "ref/prompt", "name": "weekly_digest"}, "team", "fi")
+            out += [f'The user types "/weekly_digest fi": completion/complete offers {typed}.', ""]
+            seen = []
+
+            def follow(progress: dict) -> bool:
+                seen.append(f"{progress['progress']}/{progress['total']}")
+                return len(seen) < 3  # the user presses stop at the third update
+            try:
+                host.call_tool("export_directory", {"pages": 10}, on_progress=follow)
+            except Cancelled as exc:
+                stopped = str(exc)
+            cancelled_id = host._next_id
+            host.request("ping")  # a round trip: a response to the cancelled call would have come before this one
+            answered = sum(f'"id": {cancelled_id},' in text for way, text in host.messages if way == "<-")
+            out += ["A long call followed, then cancelled (notifications/progress, notifications/cancelled):",
+                    f"  export_directory reported {', '.join(seen)}; the user pressed stop: {stopped}",
+                    f"  the server stopped after page {len(steps)} of 10 and sent {answered} responses to the "
+                    "cancelled call", ""]
+            summary = host.call_tool("summarize_team", {"team": "firmware"})
+            asked = host.call_tool("digest_asking", {"team": "firmware"})
+            out += ["The server asks the host back (each request shown to the user before it is answered):",
+                    f"  sampling    shown: {host.shown[0]}",
+                    f"              -> the host's model answers; summarize_team returns: {summary['content'][0]['text']}",
+                    f"  elicitation shown: {host.shown[1]}",
+                    f"              -> the user accepts days={user['days']}; digest_asking returns: "
+                    f"{asked['content'][0]['text']}"]
+            plain = MCPClient(StreamableHTTP(endpoint.url))
+            plain.initialize()
+            refused = plain.call_tool("summarize_team", {"team": "firmware"})
+            out += [f"  a host that declared neither: summarize_team isError {str(refused['isError']).lower()}: "
+                    f"{refused['content'][0]['text'].split('. Retrying')[0]}"]
+            plain.close()
+            host.close()
     return "\n".join(out)
 
 
@@ -7297,45 +7468,6 @@ def check_elicited(schema: dict, content: JSON) -> list[str]:
                             f"(the content is flat), got {tool_core.describe(value)}")
     return problems + tool_core.validate(schema, content)
 
-
-# --- The fixture the official conformance suite expects (its tools need a call's context: see 4e) ---
-
-def conformance_primitives() -> tuple[list[Resource], list[ResourceTemplate], list[Prompt]]:
-    """The resources, template and prompts of the conformance suite's server scenarios, with its exact texts."""
-    def template_data(id: str) -> str:
-        return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
-
-    resources = [
-        Resource("test://static-text", "static-text", lambda: "This is the content of the static text resource.",
-                 description="A static text resource for testing", mime_type="text/plain"),
-        Resource("test://static-binary", "static-binary", lambda: TINY_PNG,
-                 description="A static binary resource (a 1x1 PNG) for testing", mime_type="image/png"),
-        Resource("test://watched-resource", "watched-resource", lambda: "Watched resource content.",
-                 description="A resource for testing subscriptions", mime_type="text/plain"),
-    ]
-    templates = [
-        ResourceTemplate("test://template/{id}/data", "template", template_data,
-                         description="A resource template with an id parameter", mime_type="application/json"),
-    ]
-    prompts = [
-        Prompt("test_simple_prompt", "A simple prompt without arguments",
-               lambda: "This is a simple prompt for testing."),
-        Prompt("test_prompt_with_arguments", "A prompt with required arguments",
-               lambda arg1, arg2: f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'",
-               (PromptArgument("arg1", "First test argument", True),
-                PromptArgument("arg2", "Second test argument", True)),
-               complete={"arg1": ["paris", "park", "party"]}),
-        Prompt("test_prompt_with_embedded_resource", "A prompt that embeds a resource",
-               lambda resourceUri: [
-                   {"role": "user", "content": embedded_resource(resourceUri, "Embedded resource content for testing.",
-                                                                 "text/plain")},
-                   {"role": "user", "content": text_block("Please process the embedded resource above.")}],
-               (PromptArgument("resourceUri", "URI of the resource to embed", True),)),
-        Prompt("test_prompt_with_image", "A prompt that includes an image",
-               lambda: [{"role": "user", "content": image_block(TINY_PNG, "image/png")},
-                        {"role": "user", "content": text_block("Please analyze the image above.")}]),
-    ]
-    return resources, templates, prompts
 
 if __name__ == "__main__":  # python3 interfaces.py serve [--http]: the Cardinal MCP server for real hosts
     import sys

@@ -37,7 +37,9 @@ def main() -> None:
                  interfaces.demo_function_schema),
                 ("One tool, every dialect", interfaces.demo_dialects),
                 ("Demo 3. Generation 3, MCP: tools discovered at run time", interfaces.demo_mcp),
-                ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth)]
+                ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth),
+                ("Demo 5. Tools, resources, prompts: who controls each; the server asking back",
+                 interfaces.demo_primitives)]
     tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "04", interfaces.HANDOUT_04))
 
 

@@ -1,0 +1,210 @@
+"""The server the official MCP conformance suite tests: every tool, resource and prompt its server scenarios ask for.
+
+Built from interfaces.py alone (the lab's MCPServer, its call context and content blocks); the texts
+are the ones the suite's scenarios name (npm package @modelcontextprotocol/conformance, 0.1.16).
+Run it, then point the suite at it (Node 22 and npm, outside this repository; the lab never needs them):
+
+    python3 tests/conformance_server.py --port 18710            # Streamable HTTP at http://127.0.0.1:18710/mcp
+    npx @modelcontextprotocol/conformance server --url http://127.0.0.1:18710/mcp
+    python3 tests/conformance_server.py --stdio                 # the same server over stdio
+
+tests/test_interfaces_conformance.py runs the scenarios' checks against it over both transports.
+"""
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interfaces  # noqa: E402
+from interfaces import (TINY_PNG, TINY_WAV, MCPContent, Prompt, PromptArgument, Resource, ResourceTemplate,  # noqa: E402
+                        audio_block, embedded_resource, image_block, mcp_call, text_block)
+from tool_core import Tool, ToolRegistry  # noqa: E402
+
+NO_ARGUMENTS = {"type": "object", "properties": {}}
+STEP = 0.05  # the scenarios' "~50 ms" between a long tool's steps
+
+
+def _text(name: str, description: str, text: str) -> Tool:
+    return Tool(name, description, NO_ARGUMENTS, lambda: text, read_only=True)
+
+
+def _blocks(name: str, description: str, *blocks: dict) -> Tool:
+    return Tool(name, description, NO_ARGUMENTS, lambda: MCPContent(list(blocks)), read_only=True)
+
+
+def _fail() -> None:
+    raise RuntimeError("This tool intentionally returns an error for testing")
+
+
+def _with_logging() -> str:
+    call = mcp_call()
+    for i, text in enumerate(("Tool execution started", "Tool processing data", "Tool execution completed")):
+        if i:
+            call.sleep(STEP)
+        call.log("info", text, logger="conformance")
+    return "Logging tool completed: 3 messages sent"
+
+
+def _with_progress() -> str:
+    call = mcp_call()
+    for i, done in enumerate((0, 50, 100)):
+        if i:
+            call.sleep(STEP)
+        call.progress(done, 100, f"{done}% done")
+    return "Progress tool completed"
+
+
+def _sampling(prompt: str) -> str:
+    result = mcp_call().sample([{"role": "user", "content": text_block(prompt)}], 100)
+    return f"LLM response: {result['content'].get('text', '')}"
+
+
+def _elicit(message: str, schema: dict) -> dict:
+    return mcp_call().elicit(message, schema)
+
+
+def _elicitation(message: str) -> str:
+    result = _elicit(message, {"type": "object", "required": ["username", "email"], "properties": {
+        "username": {"type": "string", "description": "User's response"},
+        "email": {"type": "string", "description": "User's email address"}}})
+    return f"User response: action={result['action']}, content={json.dumps(result.get('content', {}))}"
+
+
+def _defaults() -> str:
+    result = _elicit("Check the defaults, then accept or change them", {"type": "object", "properties": {
+        "name": {"type": "string", "default": "John Doe"},
+        "age": {"type": "integer", "default": 30},
+        "score": {"type": "number", "default": 95.5},
+        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+        "verified": {"type": "boolean", "default": True}}})
+    return f"Elicitation completed: action={result['action']}, content={json.dumps(result.get('content', {}))}"
+
+
+def _titled(prefix: str, titles: tuple[str, ...]) -> list[dict]:
+    return [{"const": f"{prefix}{i}", "title": t} for i, t in enumerate(titles, 1)]
+
+
+def _enums() -> str:
+    result = _elicit("Pick from each list", {"type": "object", "properties": {
+        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+        "titledSingle": {"type": "string", "oneOf": _titled("value", ("First Option", "Second Option", "Third Option"))},
+        "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
+                       "enumNames": ["Option One", "Option Two", "Option Three"]},
+        "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+        "titledMulti": {"type": "array", "items": {"anyOf": _titled("value", ("First Choice", "Second Choice",
+                                                                             "Third Choice"))}}}})
+    return f"Elicitation completed: action={result['action']}, content={json.dumps(result.get('content', {}))}"
+
+
+def _reconnection() -> str:
+    call = mcp_call()
+    call.sleep(STEP)
+    call.close_stream()  # SEP-1699: the client comes back with GET and Last-Event-ID for the result
+    call.sleep(2 * STEP)
+    return "Reconnection test completed"
+
+
+SCHEMA_2020_12 = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+    "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "additionalProperties": False}
+MIXED_RESOURCE = json.dumps({"test": "data", "value": 123}, separators=(",", ":"))
+
+
+def conformance_tools() -> list[Tool]:
+    """The tools of the suite's tools-* scenarios (and SEP-1699's test_reconnection)."""
+    return [
+        _text("test_simple_text", "Return a fixed text", "This is a simple text response for testing."),
+        _blocks("test_image_content", "Return a 1x1 PNG", image_block(TINY_PNG, "image/png")),
+        _blocks("test_audio_content", "Return a short silent WAV", audio_block(TINY_WAV, "audio/wav")),
+        _blocks("test_embedded_resource", "Return an embedded resource", embedded_resource(
+            "test://embedded-resource", "This is an embedded resource content.", "text/plain")),
+        _blocks("test_multiple_content_types", "Return text, an image and a resource",
+                text_block("Multiple content types test:"), image_block(TINY_PNG, "image/png"),
+                embedded_resource("test://mixed-content-resource", MIXED_RESOURCE, "application/json")),
+        Tool("test_tool_with_logging", "Send three log messages while it runs", NO_ARGUMENTS, _with_logging,
+             read_only=True),
+        Tool("test_error_handling", "Always fail", NO_ARGUMENTS, _fail, read_only=True),
+        Tool("test_tool_with_progress", "Report progress 0, 50 and 100 of 100", NO_ARGUMENTS, _with_progress,
+             read_only=True),
+        Tool("test_sampling", "Ask the client's model", {"type": "object", "required": ["prompt"], "properties": {
+            "prompt": {"type": "string", "description": "The prompt to send to the LLM"}}}, _sampling, read_only=True),
+        Tool("test_elicitation", "Ask the user for a name and an email", {
+            "type": "object", "required": ["message"],
+            "properties": {"message": {"type": "string", "description": "The message to show the user"}}},
+            _elicitation, read_only=True),
+        Tool("test_elicitation_sep1034_defaults", "Ask with a default for every field", NO_ARGUMENTS, _defaults,
+             read_only=True),
+        Tool("test_elicitation_sep1330_enums", "Ask with the five kinds of enum", NO_ARGUMENTS, _enums, read_only=True),
+        Tool("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features", SCHEMA_2020_12, lambda **kw: kw,
+             read_only=True),
+        Tool("test_reconnection", "Close the call's event stream mid-call, then answer", NO_ARGUMENTS, _reconnection,
+             read_only=True),
+    ]
+
+
+def _template_data(id: str) -> str:
+    return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
+
+
+def conformance_primitives() -> tuple[list[Resource], list[ResourceTemplate], list[Prompt]]:
+    """The resources, template and prompts of the suite's resources-* and prompts-* scenarios, with its texts."""
+    resources = [
+        Resource("test://static-text", "static-text", lambda: "This is the content of the static text resource.",
+                 description="A static text resource for testing", mime_type="text/plain"),
+        Resource("test://static-binary", "static-binary", lambda: TINY_PNG,
+                 description="A static binary resource (a 1x1 PNG) for testing", mime_type="image/png"),
+        Resource("test://watched-resource", "watched-resource", lambda: "Watched resource content.",
+                 description="A resource for testing subscriptions", mime_type="text/plain"),
+    ]
+    templates = [ResourceTemplate("test://template/{id}/data", "template", _template_data,
+                                  description="A resource template with an id parameter", mime_type="application/json")]
+    prompts = [
+        Prompt("test_simple_prompt", "A simple prompt without arguments", lambda: "This is a simple prompt for testing."),
+        Prompt("test_prompt_with_arguments", "A prompt with required arguments",
+               lambda arg1, arg2: f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'",
+               (PromptArgument("arg1", "First test argument", True), PromptArgument("arg2", "Second test argument", True)),
+               complete={"arg1": ["paris", "park", "party"]}),
+        Prompt("test_prompt_with_embedded_resource", "A prompt that embeds a resource",
+               lambda resourceUri: [
+                   {"role": "user", "content": embedded_resource(resourceUri, "Embedded resource content for testing.",
+                                                                 "text/plain")},
+                   {"role": "user", "content": text_block("Please process the embedded resource above.")}],
+               (PromptArgument("resourceUri", "URI of the resource to embed", True),)),
+        Prompt("test_prompt_with_image", "A prompt that includes an image",
+               lambda: [{"role": "user", "content": image_block(TINY_PNG, "image/png")},
+                        {"role": "user", "content": text_block("Please analyze the image above.")}]),
+    ]
+    return resources, templates, prompts
+
+
+def conformance_server() -> interfaces.MCPServer:
+    """The whole fixture as one MCPServer (no inbound auth, as the suite expects of a localhost server)."""
+    resources, templates, prompts = conformance_primitives()
+    return interfaces.MCPServer(ToolRegistry(conformance_tools()), resources=resources, templates=templates,
+                                prompts=prompts, info={"name": "lab-conformance", "version": "1.0.0"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=18710, help="the HTTP port on 127.0.0.1 (default 18710)")
+    parser.add_argument("--stdio", action="store_true", help="serve stdio instead of Streamable HTTP")
+    args = parser.parse_args(argv)
+    if args.stdio:
+        interfaces.serve_stdio(conformance_server())
+        return 0
+    with interfaces.MCPHttpServer(conformance_server()).start(args.port) as http:
+        print(f"conformance fixture at {http.url}", file=sys.stderr, flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
