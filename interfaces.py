@@ -3233,9 +3233,10 @@ class _Stream:
             self.cut += 1
             self.ready.notify_all()
 
-    def follow(self, start: int, alive: typing.Callable[[], bool]) -> typing.Iterator[bytes]:
-        """Yield the events from number `start` on as they come, until the stream ends or its connection is cut."""
-        i, cut = start, self.cut
+    def follow(self, start: int, alive: typing.Callable[[], bool], cut: int | None = None) -> typing.Iterator[bytes]:
+        """Yield the events from number `start` on as they come, until the stream ends or its connection is cut
+        (a cut after the `cut`-th, by default any from now on)."""
+        i, cut = start, self.cut if cut is None else cut
         while True:
             with self.ready:
                 while i >= len(self.events) and not self.done and self.cut == cut and alive():
@@ -3329,8 +3330,7 @@ class MCPHttpServer(LoopbackServer):
             return refusal
         sse = "text/event-stream" in headers.get("Accept", "")
         if sse and _may_stream(session, message):
-            return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, \
-                self._stream_reply(headers["Mcp-Session-Id"], session, message)
+            return self._stream_reply(headers["Mcp-Session-Id"], session, message)
         reply = session.handle(message)
         if reply is None:
             return 202, {}, b""
@@ -3345,16 +3345,23 @@ class MCPHttpServer(LoopbackServer):
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
 
-    def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> typing.Iterator[bytes]:
-        """Run the request on a worker and stream what it sends, then its response (none if it was cancelled)."""
+    def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any]:
+        """Run the request on a worker; stream what it sends, then its response (none if it was cancelled).
+
+        subtle: the choice waits for the call's first message. A call that sends nothing before
+        its result is answered as plain JSON (a stream would cost the client a thread and a
+        connection); one that sends progress, a log line or a request gets the event stream.
+        """
         stream = _Stream(sid, priming=session.version >= "2025-11-25")
         with self.lock:
             self.streams[stream.key] = self.routes[(sid, message["id"])] = stream
+        replies = []
 
         def work() -> None:
             try:
                 reply = session.handle(message)
                 if reply is not None:
+                    replies.append(reply)
                     stream.put(reply)
             finally:
                 with self.lock:
@@ -3363,11 +3370,20 @@ class MCPHttpServer(LoopbackServer):
                 stream.finish()
 
         threading.Thread(target=work, daemon=True, name="mcp-call").start()
-        yield from self._follow(stream, 0, session)
+        primed = 1 if stream.events else 0
+        with stream.ready:
+            while len(stream.events) <= primed and not stream.done and not stream.cut:
+                stream.ready.wait()
+        if stream.done and replies and len(stream.events) == primed + 1:
+            with self.lock:
+                self.streams.pop(stream.key, None)
+            return _http_json(200, replies[0])
+        return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, self._follow(stream, 0, session,
+                                                                                                     cut=0)
 
-    def _follow(self, stream: _Stream, start: int, session: MCPSession) -> typing.Iterator[bytes]:
+    def _follow(self, stream: _Stream, start: int, session: MCPSession, cut: int | None = None) -> typing.Iterator[bytes]:
         """Write a stream to one connection; forget the stream once all of it was written."""
-        yield from stream.follow(start, lambda: self._httpd is not None and not session.closed)
+        yield from stream.follow(start, lambda: self._httpd is not None and not session.closed, cut)
         if stream.done:
             with self.lock:
                 self.streams.pop(stream.key, None)
@@ -3504,8 +3520,9 @@ class MCPHttpServer(LoopbackServer):
 class InProcess:
     """A transport to an MCPSession in this process; messages still travel as JSON text.
 
-    A tools/call runs on a thread of its own, as over a real transport: the tool may ask the
-    host something (sampling, elicitation) and wait, and the host may cancel it meanwhile.
+    A tools/call that may wait for the host runs on a thread of its own, as over a real
+    transport: the tool may ask the host something (sampling, elicitation) and wait, or the
+    host may cancel it meanwhile.
     """
 
     def __init__(self, session: MCPSession):
@@ -3524,10 +3541,16 @@ class InProcess:
 
     def send(self, text: str) -> None:
         """Hand one message to the session."""
-        if '"tools/call"' in text:
+        if '"tools/call"' in text and self._may_wait(text):
             threading.Thread(target=self._answer, args=(text,), daemon=True, name="mcp-in-process").start()
         else:
             self._answer(text)
+
+    def _may_wait(self, text: str) -> bool:
+        """Say whether a call could wait for the host: to answer a request (it declared sampling or elicitation)
+        or to cancel it (it asked for progress). Only those need a thread; the rest run here, twice as fast."""
+        declared = self.session.client_capabilities
+        return "sampling" in declared or "elicitation" in declared or '"progressToken"' in text
 
     def receive(self, timeout: float) -> str | None:
         """Return the next message from the session, or None after `timeout` seconds."""
@@ -3625,6 +3648,7 @@ class StreamableHTTP:
         self.session_id: str | None = None
         self.version: str | None = None
         self.stream = None  # the socket of the open GET stream, while it lasts
+        self.kept = None  # the kept-alive connection for POSTs answered with JSON
         self.challenge: str | None = None  # the WWW-Authenticate of the last in-band refusal (a scope to ask for)
         self.inbox: queue.Queue = queue.Queue()
 
@@ -3638,23 +3662,30 @@ class StreamableHTTP:
             headers["MCP-Protocol-Version"] = self.version
         return headers
 
-    def _open(self, method: str, headers: dict, body: bytes | None = None):
-        """Send one HTTP request on a new connection; return (connection, socket, response)."""
+    def _open(self, method: str, headers: dict, body: bytes | None = None, reuse: bool = False):
+        """Send one HTTP request (on the kept-alive connection if `reuse`); return (connection, socket, response).
+
+        A kept-alive connection the server closed meanwhile is replaced once; a request that
+        got no answer on a new connection is an error.
+        """
         import http.client
         parts = urlsplit(self.url)
         kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        connection = kind(parts.hostname, parts.port, timeout=self.timeout)
-        try:
-            connection.request(method, parts.path or "/", body=body, headers=headers)
-            sock = connection.sock  # kept: a stream without a length hands its socket to the response
-            return connection, sock, connection.getresponse()
-        except (OSError, http.client.HTTPException) as exc:
-            connection.close()
-            raise ConnectionError(f"MCP endpoint {self.url}: {type(exc).__name__}: {exc}") from None
+        for attempt in (1, 2):
+            kept, self.kept = (self.kept, None) if reuse else (None, self.kept)
+            connection = kept or kind(parts.hostname, parts.port, timeout=self.timeout)
+            try:
+                connection.request(method, parts.path or "/", body=body, headers=headers)
+                sock = connection.sock  # kept: a stream without a length hands its socket to the response
+                return connection, sock, connection.getresponse()
+            except (OSError, http.client.HTTPException) as exc:
+                connection.close()
+                if kept is None or attempt == 2:
+                    raise ConnectionError(f"MCP endpoint {self.url}: {type(exc).__name__}: {exc}") from None
 
     def send(self, text: str) -> None:
         """POST one message; what comes back (JSON, or the events of a stream) arrives through receive()."""
-        connection, sock, response = self._open("POST", self._headers(), text.encode("utf-8"))
+        connection, sock, response = self._open("POST", self._headers(), text.encode("utf-8"), reuse=True)
         if response.headers.get("Content-Type", "").startswith("text/event-stream") and response.status == 200:
             self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
             sock.settimeout(None)  # a long call may be quiet for a while; receive() has its own timeout
@@ -3665,7 +3696,10 @@ class StreamableHTTP:
         try:
             body = response.read(10 * MAX_MESSAGE_BYTES + 1)
         finally:
-            connection.close()
+            if response.will_close or not response.isclosed():  # closed or unread: not reusable
+                connection.close()
+            else:
+                self.kept = connection  # the next POST goes on it: no new TCP handshake per message
         if response.status >= 400 and not _answers_in_band(body):
             raise MCPTransportError(response.status, body.decode("utf-8", "replace"),
                                     response.headers.get("WWW-Authenticate"))
@@ -3743,8 +3777,11 @@ class StreamableHTTP:
             self.stream = None
 
     def close(self) -> None:
-        """Close the GET stream and end the session with DELETE."""
+        """Close the GET stream and the kept-alive connection, and end the session with DELETE."""
         self._close_stream()
+        if self.kept is not None:
+            self.kept.close()
+            self.kept = None
         if self.session_id:
             try:
                 http_request("DELETE", self.url, headers=self._headers(), timeout=self.timeout)
@@ -7367,13 +7404,13 @@ def check_requested_schema(schema: JSON, version: str = LATEST_VERSION) -> list[
         return [f"$: requestedSchema must be an object, got {tool_core.describe(schema)}"]
     problems = []
     if schema.get("type") != "object":
-        problems.append(f"$.type: must be \"object\", got {_short(schema.get('type'))}")
+        problems.append(f"$.type: must be \"object\", got {show(schema.get('type'))}")
     properties = schema.get("properties")
     if not isinstance(properties, dict):
-        return problems + [f"$.properties: must be an object of property schemas, got {_short(properties)}"]
+        return problems + [f"$.properties: must be an object of property schemas, got {show(properties)}"]
     required = schema.get("required", [])
     if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
-        problems.append(f"$.required: must be a list of property names, got {_short(required)}")
+        problems.append(f"$.required: must be a list of property names, got {show(required)}")
     else:
         problems += [f"$.required: {r!r} is not a property" for r in required if r not in properties]
     for name, prop in properties.items():
@@ -7407,7 +7444,7 @@ def _property_problems(path: str, prop: JSON, version: str) -> list[str]:
                      if key in prop and not _count(prop[key])]
     else:
         problems.append(f"{path}.type: must be one of string, number, integer, boolean, array (multi-select), "
-                        f"got {_short(kind)}")
+                        f"got {show(kind)}")
     return problems
 
 
@@ -7418,13 +7455,13 @@ def _count(value) -> bool:
 def _string_problems(path: str, prop: dict, version: str) -> list[str]:
     problems = []
     if "format" in prop and prop["format"] not in STRING_FORMATS:
-        problems.append(f"{path}.format: must be one of {', '.join(STRING_FORMATS)}, got {_short(prop['format'])}")
+        problems.append(f"{path}.format: must be one of {', '.join(STRING_FORMATS)}, got {show(prop['format'])}")
     problems += [f"{path}.{key}: must be a non-negative integer" for key in ("minLength", "maxLength")
                  if key in prop and not _count(prop[key])]
     if "enum" in prop:
         enum = prop["enum"]
         if not isinstance(enum, list) or not enum or not all(isinstance(e, str) for e in enum):
-            problems.append(f"{path}.enum: must be a non-empty list of strings, got {_short(enum)}")
+            problems.append(f"{path}.enum: must be a non-empty list of strings, got {show(enum)}")
         elif "enumNames" in prop and (not isinstance(prop["enumNames"], list) or len(prop["enumNames"]) != len(enum)
                                       or not all(isinstance(n, str) for n in prop["enumNames"])):
             problems.append(f"{path}.enumNames: must be a list of {len(enum)} strings, one title per enum value")
@@ -7439,7 +7476,7 @@ def _string_problems(path: str, prop: dict, version: str) -> list[str]:
 def _titled_problems(path: str, options: JSON) -> list[str]:
     if not isinstance(options, list) or not options:
         return [f"{path}: must be a non-empty list of {{'const': value, 'title': label}}"]
-    return [f"{path}[{i}]: must be {{'const': a string, 'title': a string}}, got {_short(o)}"
+    return [f"{path}[{i}]: must be {{'const': a string, 'title': a string}}, got {show(o)}"
             for i, o in enumerate(options)
             if not (isinstance(o, dict) and isinstance(o.get("const"), str) and isinstance(o.get("title"), str))]
 
@@ -7451,7 +7488,7 @@ def _enum_items_problems(path: str, items: JSON) -> list[str]:
     if isinstance(items, dict) and "anyOf" in items:
         return _titled_problems(f"{path}.items.anyOf", items["anyOf"])
     return [f"{path}.items: a multi-select array holds enum strings: {{'type': 'string', 'enum': [...]}} or "
-            f"{{'anyOf': [{{'const', 'title'}}, ...]}}, got {_short(items)}"]
+            f"{{'anyOf': [{{'const', 'title'}}, ...]}}, got {show(items)}"]
 
 
 def check_elicited(schema: dict, content: JSON) -> list[str]:

@@ -1,0 +1,821 @@
+"""MCP beyond tools, over the three transports: resources, templates, prompts, completion, logging, progress,
+cancellation, content blocks, structured output, sampling, elicitation, ping from the server.
+
+Expected values come from the MCP specification (revisions 2024-11-05 to 2025-11-25: server/resources,
+server/prompts, server/utilities/completion and logging, basic/utilities/progress, cancellation and ping,
+server/tools (content, outputSchema and structuredContent), client/sampling, client/elicitation,
+basic/transports (Streamable HTTP: SSE answers, GET streams, 405/406/409, Last-Event-ID, SEP-1699 priming
+events)), JSON-RPC 2.0's error codes, and the texts the official conformance suite's scenarios name, as
+tests/conformance_server.py serves them. Every server, client and process a test starts, it stops; all on
+127.0.0.1. The core flows run over InProcess, Streamable HTTP and stdio (one subprocess per stdio class).
+"""
+import base64
+import http.client
+import json
+import sys
+import threading
+import time
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for conformance_server and parallel, however the tests are started
+
+import conformance_server  # noqa: E402
+import interfaces  # noqa: E402
+from interfaces import (TINY_PNG, TINY_WAV, Cancelled, InProcess, MCPClient, MCPHttpServer, MCPServer,  # noqa: E402
+                        Resource, RPCError, Stdio, StreamableHTTP, mcp_call)
+from tool_core import ScriptedLM, Tool, ToolRegistry  # noqa: E402
+from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
+
+INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603  # JSON-RPC 2.0, section 5.1
+NO_ARGUMENTS = {"type": "object", "properties": {}}
+STDIO = [sys.executable, str(ROOT / "tests" / "conformance_server.py"), "--stdio"]
+TIMEOUT = 3.0
+
+# The conformance suite's texts (tests/conformance_server.py names them as its scenarios do)
+STATIC_TEXT = "This is the content of the static text resource."
+RESOURCE_URIS = ["test://static-text", "test://static-binary", "test://watched-resource"]
+TEMPLATE = "test://template/{id}/data"
+PROMPT_NAMES = ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource",
+                "test_prompt_with_image"]
+ARGS_PROMPT = {"type": "ref/prompt", "name": "test_prompt_with_arguments"}
+LOG_TEXTS = ["Tool execution started", "Tool processing data", "Tool execution completed"]
+ACCEPTED = {"username": "ada", "email": "ada@example.com"}
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def texts(result: dict) -> str:
+    return " ".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
+
+
+def wait_until(condition, timeout: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.005)
+    return condition()
+
+
+def wire(client: MCPClient, direction: str = "<-") -> list[dict]:
+    """The messages of one direction, decoded."""
+    return [json.loads(text) for d, text in client.messages if d == direction]
+
+
+def elicitor_of(action: str, content: dict | None = None):
+    def elicitor(message: str, schema: dict) -> dict:
+        return {"action": action} | ({"content": content} if content is not None else {})
+    return elicitor
+
+
+# --- Small tools of our own, with short steps (the fixture's are 50 ms apart) ---
+
+class Countdown:
+    """A tool that loops with call.sleep(0.02), reporting progress each step, and records how far it got."""
+
+    def __init__(self, steps: int = 25):
+        self.steps, self.reached, self.ended, self.how = steps, [], threading.Event(), None
+
+    def __call__(self) -> str:
+        call = mcp_call()
+        try:
+            for i in range(self.steps):
+                self.reached.append(i)
+                call.progress(i, self.steps)
+                call.sleep(0.02)
+            self.how = "finished"
+            return "finished"
+        except Cancelled:
+            self.how = "cancelled"
+            raise
+        finally:
+            self.ended.set()
+
+
+def quick_progress() -> str:
+    """The fixture's progress tool with 5 ms steps instead of 50 ms."""
+    call = mcp_call()
+    for i, done in enumerate((0, 50, 100)):
+        if i:
+            call.sleep(0.005)
+        call.progress(done, 100, f"{done}% done")
+    return "Progress tool completed"
+
+
+def quick_logging() -> str:
+    """The fixture's logging tool without its pauses."""
+    call = mcp_call()
+    for text in LOG_TEXTS:
+        call.log("info", text, logger="conformance")
+    return "Logging tool completed: 3 messages sent"
+
+
+def log_levels() -> str:
+    call = mcp_call()
+    for level in ("debug", "info", "warning", "error"):
+        call.log(level, f"a {level} message")
+    return "logged"
+
+
+TOTAL_SCHEMA = {"type": "object", "properties": {"total": {"type": "integer"}}, "required": ["total"]}
+
+
+def full_server(countdown: Countdown | None = None, **options) -> MCPServer:
+    """The conformance fixture plus our own tools, and a resource whose reader returns more than the bound."""
+    resources, templates, prompts = conformance_server.conformance_primitives()
+    huge = Resource("test://huge", "huge", lambda: "x" * (interfaces.MAX_RESOURCE_BYTES + 1))
+    tools = conformance_server.conformance_tools() + [
+        Tool("countdown", "Count down in 20 ms steps", NO_ARGUMENTS, countdown or Countdown(), read_only=True),
+        Tool("log_levels", "Log at four levels", NO_ARGUMENTS, log_levels, read_only=True),
+        Tool("quick_progress", "Report progress 0, 50 and 100 of 100", NO_ARGUMENTS, quick_progress, read_only=True),
+        Tool("quick_logging", "Send three log messages", NO_ARGUMENTS, quick_logging, read_only=True),
+        Tool("fits", "Return an object that fits its output schema", NO_ARGUMENTS, lambda: {"total": 3},
+             read_only=True, output_schema=TOTAL_SCHEMA),
+        Tool("misfits", "Return an object that does not fit its output schema", NO_ARGUMENTS,
+             lambda: {"total": "three"}, read_only=True, output_schema=TOTAL_SCHEMA),
+    ]
+    return MCPServer(ToolRegistry(tools), resources=resources + [huge], templates=templates, prompts=prompts,
+                     **options)
+
+
+class Connect:
+    """Open an initialized MCPClient to a server over one transport; everything is closed by addCleanup.
+
+    Without a server of its own, a test connects to its class's shared full_server() (over HTTP, one endpoint
+    for the class): a session each, so the tests still share nothing but the tools' definitions."""
+
+    transport = "in-process"
+    shared_server = shared_endpoint = None
+
+    @classmethod
+    def shared(cls):
+        if cls.__dict__.get("shared_server") is None:
+            cls.shared_server = full_server()
+            cls.addClassCleanup(cls.shared_server.close)
+            if cls.transport == "http":
+                cls.shared_endpoint = MCPHttpServer(cls.shared_server).start()
+                cls.addClassCleanup(cls.shared_endpoint.stop)
+        return cls.shared_server, cls.__dict__.get("shared_endpoint")
+
+    def connect(self, server: MCPServer | None = None, **options) -> MCPClient:
+        options.setdefault("timeout", TIMEOUT)
+        endpoint = None
+        if server is None:
+            server, endpoint = self.shared()
+        if self.transport == "http":
+            if endpoint is None:
+                endpoint = MCPHttpServer(server).start()
+                self.addCleanup(endpoint.stop)
+            client = MCPClient(StreamableHTTP(endpoint.url, timeout=TIMEOUT), **options)
+        else:
+            client = MCPClient(InProcess(server.session()), **options)
+        self.addCleanup(client.close)
+        client.initialize()
+        return client
+
+
+# --- The core flows, once per transport ---
+
+class CoreFlows:
+    """Run by each transport's class: `self.client()` gives a client with a sampler and an accepting elicitor."""
+
+    def test_read_text_resource(self):
+        self.assertEqual(self.client().read_resource("test://static-text"),
+                         [{"uri": "test://static-text", "mimeType": "text/plain", "text": STATIC_TEXT}])
+
+    def test_read_template(self):
+        contents = self.client().read_resource("test://template/42/data")
+        self.assertEqual((contents[0]["uri"], contents[0]["mimeType"]), ("test://template/42/data", "application/json"))
+        self.assertEqual(json.loads(contents[0]["text"]), {"id": "42", "templateTest": True, "data": "Data for ID: 42"})
+
+    def test_get_prompt(self):
+        result = self.client().get_prompt("test_prompt_with_arguments", {"arg1": "hello", "arg2": "world"})
+        self.assertEqual(result["messages"], [{"role": "user", "content": {
+            "type": "text", "text": "Prompt with arguments: arg1='hello', arg2='world'"}}])
+
+    def test_progress(self):
+        seen = []
+        result = self.client().call_tool(self.progress_tool, {}, on_progress=seen.append)
+        self.assertEqual(texts(result), "Progress tool completed")
+        self.assertEqual([p["progress"] for p in seen], [0, 50, 100])
+        self.assertEqual({p["total"] for p in seen}, {100})
+
+    def test_sampling(self):
+        client = self.client()
+        before = len(client.shown)
+        result = client.call_tool("test_sampling", {"prompt": "What is the capital of France?"})
+        self.assertFalse(result["isError"], result)
+        self.assertEqual(texts(result), "LLM response: Paris is the capital.")
+        self.assertEqual(len(client.shown), before + 1)
+        self.assertIn("What is the capital of France?", client.shown[-1])
+
+    def test_elicitation_accept(self):
+        result = self.client().call_tool("test_elicitation", {"message": "Who are you?"})
+        self.assertEqual(texts(result), f"User response: action=accept, content={json.dumps(ACCEPTED)}")
+
+    def test_cancellation(self):
+        client = self.client(fresh=True)
+        seen = []
+        name, stop_after = self.cancellable
+
+        def on_progress(params):
+            seen.append(params["progress"])
+            return len(seen) < stop_after
+        with self.assertRaises(Cancelled):
+            client.call_tool(name, {}, on_progress=on_progress)
+        call_id = next(m["id"] for m in wire(client, "->") if m.get("method") == "tools/call"
+                       and m["params"]["name"] == name)
+        cancels = [m for m in wire(client, "->") if m.get("method") == "notifications/cancelled"]
+        self.assertEqual([m["params"]["requestId"] for m in cancels], [call_id])
+        time.sleep(self.settle)  # as long as the rest of the call would have taken (if it stopped at all)
+        self.assertEqual(client.request("ping"), {})
+        answers = [m for m in wire(client) if "method" not in m and m.get("id") == call_id]
+        self.assertEqual(answers, [], "a cancelled request gets no response")
+        self.assertEqual(len(seen), stop_after)
+        self.check_stopped()
+
+    def check_stopped(self):
+        pass  # over stdio the tool runs in another process: the missing response is what we can see
+
+
+class CoreInProcess(Connect, CoreFlows, unittest.TestCase):
+    cancellable, settle, progress_tool = ("countdown", 2), 0.03, "quick_progress"
+
+    def client(self, fresh: bool = False, **options) -> MCPClient:
+        """A client of the shared server, or (fresh) of a server of its own, whose countdown the test can see."""
+        options.setdefault("sampler", interfaces.model_sampler(ScriptedLM(["Paris is the capital."])))
+        options.setdefault("elicitor", elicitor_of("accept", ACCEPTED))
+        self.countdown = Countdown()
+        return self.connect(full_server(self.countdown) if fresh else None, **options)
+
+    def check_stopped(self):
+        self.assertTrue(self.countdown.ended.wait(1.0))
+        self.assertEqual(self.countdown.how, "cancelled")
+        self.assertLess(len(self.countdown.reached), 5)  # of 25 steps: it stopped soon after the cancel
+
+
+class CoreOverHTTP(CoreInProcess):
+    transport = "http"
+
+
+STDIO_SERVER = {}
+
+
+def setUpModule():
+    """Launch CoreOverStdio's one subprocess now, so that it boots (imports interfaces) while the other classes run."""
+    STDIO_SERVER["transport"] = Stdio(STDIO, timeout=TIMEOUT)
+    unittest.addModuleCleanup(STDIO_SERVER["transport"].close)
+
+
+class CoreOverStdio(CoreFlows, unittest.TestCase):
+    """One subprocess for the class (launched by setUpModule): the fixture alone, so cancellation uses its
+    progress tool (50 ms steps)."""
+
+    cancellable, settle, progress_tool = ("test_tool_with_progress", 2), 0.06, "test_tool_with_progress"
+
+    @classmethod
+    def setUpClass(cls):
+        transport = STDIO_SERVER.get("transport") or Stdio(STDIO, timeout=TIMEOUT)  # run alone: launch it here
+        cls.shared = MCPClient(transport, timeout=TIMEOUT,
+                               sampler=interfaces.model_sampler(ScriptedLM(lambda m: "Paris is the capital.")),
+                               elicitor=elicitor_of("accept", ACCEPTED))
+        cls.addClassCleanup(transport.process.stdin.close)  # its cue to exit; setUpModule's cleanup waits for it
+        cls.shared.initialize()
+
+    def client(self, fresh: bool = False) -> MCPClient:
+        return self.shared
+
+    def test_blob_and_lists(self):
+        blob = self.shared.read_resource("test://static-binary")[0]
+        self.assertEqual((blob["mimeType"], base64.b64decode(blob["blob"])), ("image/png", TINY_PNG))
+        self.assertEqual([r["uri"] for r in self.shared.list_resources()], RESOURCE_URIS)
+        self.assertEqual([p["name"] for p in self.shared.list_prompts()], PROMPT_NAMES)
+
+    def test_unknown_uri(self):
+        with self.assertRaises(RPCError) as caught:
+            self.shared.read_resource("test://nope")
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+        self.assertIn("test://nope", caught.exception.message)
+
+
+# --- Resources ---
+
+class ResourceTests(Connect, unittest.TestCase):
+    def setUp(self):
+        self.client = self.connect()
+
+    def test_lists(self):
+        listed = self.client.list_resources()
+        self.assertEqual([r["uri"] for r in listed], RESOURCE_URIS + ["test://huge"])
+        static = listed[0]
+        self.assertEqual((static["name"], static["mimeType"]), ("static-text", "text/plain"))
+        self.assertEqual(listed[1]["mimeType"], "image/png")
+        templates = self.client.list_resource_templates()
+        self.assertEqual([(t["uriTemplate"], t["name"], t["mimeType"]) for t in templates],
+                         [(TEMPLATE, "template", "application/json")])
+        self.assertEqual(self.client.server_capabilities["resources"], {"subscribe": True, "listChanged": True})
+
+    def test_read_blob(self):
+        contents = self.client.read_resource("test://static-binary")
+        self.assertEqual(len(contents), 1)
+        self.assertEqual((contents[0]["uri"], contents[0]["mimeType"]), ("test://static-binary", "image/png"))
+        self.assertNotIn("text", contents[0])
+        self.assertEqual(base64.b64decode(contents[0]["blob"]), TINY_PNG)
+
+    def test_template_substitutes_the_decoded_variable(self):
+        text = self.client.read_resource("test://template/a%20b/data")[0]["text"]
+        self.assertEqual(json.loads(text)["id"], "a b")
+
+    def test_unknown_uri(self):
+        for uri in ("test://nope", "test://template/1/2/data"):
+            with self.subTest(uri=uri), self.assertRaises(RPCError) as caught:
+                self.client.read_resource(uri)
+            self.assertEqual(caught.exception.code, INVALID_PARAMS)
+            self.assertIn(uri, caught.exception.message)
+
+    def test_reader_over_the_bound_is_an_error_not_a_crash(self):
+        with self.assertRaises(RPCError) as caught:
+            self.client.read_resource("test://huge")
+        self.assertEqual(caught.exception.code, INTERNAL_ERROR)
+        self.assertIn(str(interfaces.MAX_RESOURCE_BYTES + 1), caught.exception.message)
+        self.assertEqual(self.client.read_resource("test://static-text")[0]["text"], STATIC_TEXT)  # still serving
+
+    def test_subscribe_updated_unsubscribe(self):
+        self.server = full_server()
+        self.client = self.connect(self.server)
+        uri = "test://watched-resource"
+        self.client.subscribe(uri)
+        interfaces.resource_changed(self.server, "test://static-text")  # not subscribed: nothing comes
+        interfaces.resource_changed(self.server, uri)
+        got = []
+        self.assertTrue(wait_until(lambda: got.extend(self.client.updated()) or got), "no resources/updated")
+        self.assertEqual(got, [uri])
+        self.client.unsubscribe(uri)
+        interfaces.resource_changed(self.server, uri)
+        self.assertEqual(self.client.request("ping"), {})
+        time.sleep(0.02)
+        self.assertEqual(self.client.updated(), [])
+
+    def test_subscribe_unknown_uri(self):
+        with self.assertRaises(RPCError) as caught:
+            self.client.subscribe("test://nope")
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+
+    def test_set_resources_announces_list_changed(self):
+        self.server = full_server()
+        self.client = self.connect(self.server)
+        interfaces.set_resources(self.server, [Resource("test://only", "only", lambda: "only")])
+        changed = lambda: self.client.updated() is not None and any(  # noqa: E731 - updated() takes what arrived
+            n["method"] == "notifications/resources/list_changed" for n in self.client.notifications)
+        self.assertTrue(wait_until(changed), "no resources/list_changed")
+        self.assertEqual([r["uri"] for r in self.client.list_resources()], ["test://only"])
+        self.assertEqual(self.client.list_resource_templates(), [])
+
+
+class HTTPResourceTests(ResourceTests):
+    transport = "http"
+
+
+# --- Prompts and completion ---
+
+class PromptTests(Connect, unittest.TestCase):
+    def setUp(self):
+        self.client = self.connect()
+
+    def test_list(self):
+        listed = self.client.list_prompts()
+        self.assertEqual([p["name"] for p in listed], PROMPT_NAMES)
+        self.assertEqual(listed[1]["arguments"], [
+            {"name": "arg1", "description": "First test argument", "required": True},
+            {"name": "arg2", "description": "Second test argument", "required": True}])
+
+    def test_get(self):
+        self.assertEqual(self.client.get_prompt("test_simple_prompt")["messages"],
+                         [{"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}}])
+        result = self.client.get_prompt("test_prompt_with_arguments", {"arg1": "a", "arg2": "b"})
+        self.assertEqual(result["description"], "A prompt with required arguments")
+        self.assertEqual(result["messages"][0]["content"]["text"], "Prompt with arguments: arg1='a', arg2='b'")
+        embedded = self.client.get_prompt("test_prompt_with_embedded_resource", {"resourceUri": "test://x"})["messages"]
+        self.assertEqual(embedded[0]["content"], {"type": "resource", "resource": {
+            "uri": "test://x", "mimeType": "text/plain", "text": "Embedded resource content for testing."}})
+        image = self.client.get_prompt("test_prompt_with_image")["messages"][0]["content"]
+        self.assertEqual((image["type"], image["mimeType"], base64.b64decode(image["data"])),
+                         ("image", "image/png", TINY_PNG))
+
+    def test_missing_required_argument(self):
+        with self.assertRaises(RPCError) as caught:
+            self.client.get_prompt("test_prompt_with_arguments", {"arg1": "a"})
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+        self.assertIn("arg2", caught.exception.message)
+
+    def test_unknown_prompt(self):
+        with self.assertRaises(RPCError) as caught:
+            self.client.get_prompt("no_such_prompt")
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+        self.assertIn("no_such_prompt", caught.exception.message)
+
+    def test_completion(self):
+        self.assertEqual(self.client.complete(ARGS_PROMPT, "arg1", "pa"), ["paris", "park", "party"])
+        self.assertEqual(self.client.complete(ARGS_PROMPT, "arg1", "park"), ["park"])
+        self.assertEqual(self.client.complete(ARGS_PROMPT, "arg1", "x"), [])
+        self.assertIn("completions", self.client.server_capabilities)
+        with self.assertRaises(RPCError) as caught:
+            self.client.complete({"type": "ref/prompt", "name": "no_such_prompt"}, "arg1", "")
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+
+
+# --- Logging, progress ---
+
+class LoggingTests(Connect, unittest.TestCase):
+    logging_tool = "test_tool_with_logging"  # the fixture's (50 ms steps; its progress tool runs in CoreOverStdio)
+
+    def test_logging_tool_messages_arrive_before_the_result(self):
+        client = self.connect()
+        result = client.call_tool(self.logging_tool, {})
+        self.assertEqual(texts(result), "Logging tool completed: 3 messages sent")
+        self.assertEqual([(m["level"], m["data"], m.get("logger")) for m in client.logs],
+                         [("info", text, "conformance") for text in LOG_TEXTS])
+        incoming = wire(client)
+        call_id = wire(client, "->")[-1]["id"]
+        answer_at = next(i for i, m in enumerate(incoming) if m.get("id") == call_id and "result" in m)
+        logged_at = [i for i, m in enumerate(incoming) if m.get("method") == "notifications/message"]
+        self.assertEqual(len(logged_at), 3)
+        self.assertLess(max(logged_at), answer_at)
+
+    def test_set_level_filters(self):
+        client = self.connect()
+        client.call_tool("log_levels", {})
+        self.assertEqual([m["level"] for m in client.logs], ["info", "warning", "error"])  # info is the default
+        client.logs.clear()
+        client.set_log_level("warning")
+        client.call_tool("log_levels", {})
+        self.assertEqual([m["data"] for m in client.logs], ["a warning message", "a error message"])
+
+    def test_invalid_level(self):
+        client = self.connect()
+        with self.assertRaises(RPCError) as caught:
+            client.set_log_level("verbose")
+        self.assertEqual(caught.exception.code, INVALID_PARAMS)
+
+
+class ProgressTests(Connect, unittest.TestCase):
+    def test_progress_messages_and_token(self):
+        client = self.connect()
+        seen = []
+        client.call_tool("quick_progress", {}, on_progress=seen.append)
+        self.assertEqual([(p["progress"], p["total"], p.get("message")) for p in seen],
+                         [(0, 100, "0% done"), (50, 100, "50% done"), (100, 100, "100% done")])
+        token = wire(client, "->")[-1]["params"]["_meta"]["progressToken"]
+        self.assertEqual({p["progressToken"] for p in seen}, {token})
+
+    def test_no_progress_without_a_token(self):
+        client = self.connect()
+        result = client.call_tool("quick_progress", {})
+        self.assertEqual(texts(result), "Progress tool completed")
+        self.assertNotIn("_meta", wire(client, "->")[-1]["params"])
+        self.assertEqual([m for m in wire(client) if m.get("method") == "notifications/progress"], [])
+
+    def test_no_message_field_in_2024_11_05(self):
+        client = self.connect(protocol_version="2024-11-05")
+        self.assertEqual(client.protocol_version, "2024-11-05")
+        seen = []
+        client.call_tool("quick_progress", {}, on_progress=seen.append)
+        self.assertEqual([p["progress"] for p in seen], [0, 50, 100])
+        self.assertEqual([p for p in seen if "message" in p], [])
+
+
+class HTTPLoggingTests(LoggingTests):
+    transport = "http"
+    logging_tool = "quick_logging"
+
+
+# --- Sampling and elicitation ---
+
+class SamplingElicitationTests(Connect, unittest.TestCase):
+    def sampler(self):
+        self.model = ScriptedLM(["It is 4."])
+        return interfaces.model_sampler(self.model)
+
+    def test_sampling(self):
+        client = self.connect(sampler=self.sampler())
+        self.assertEqual(client.capabilities(), {"sampling": {}})
+        result = client.call_tool("test_sampling", {"prompt": "What is 2+2?"})
+        self.assertEqual(texts(result), "LLM response: It is 4.")
+        self.assertEqual(len(client.shown), 1)
+        self.assertIn("What is 2+2?", client.shown[0])
+        self.assertEqual(self.model.prompts[0][-1], {"role": "user", "content": "What is 2+2?"})
+        requests = [m for m in wire(client) if m.get("method") == "sampling/createMessage"]
+        self.assertEqual(len(requests), 1)
+        self.assertEqual(requests[0]["params"]["maxTokens"], 100)
+
+    def test_sampling_refused_by_consent(self):
+        asked = []
+        client = self.connect(sampler=self.sampler(),
+                              consent=lambda kind, params: asked.append(kind) and False)
+        result = client.call_tool("test_sampling", {"prompt": "What is 2+2?"})
+        self.assertTrue(result["isError"])
+        self.assertIn("declined", texts(result))
+        self.assertEqual(asked, ["sampling"])
+        self.assertEqual(len(client.shown), 1)  # shown to the user, then refused
+        self.assertEqual(self.model.prompts, [])  # the model never ran
+
+    def test_no_sampler_no_sampling_request(self):
+        client = self.connect()
+        self.assertEqual(client.capabilities(), {})
+        result = client.call_tool("test_sampling", {"prompt": "What is 2+2?"})
+        self.assertTrue(result["isError"])
+        self.assertIn("did not declare the sampling capability", texts(result))
+        self.assertEqual([m for m in wire(client) if m.get("method") == "sampling/createMessage"], [])
+
+    def elicit(self, elicitor, **options) -> tuple[dict, MCPClient]:
+        client = self.connect(elicitor=elicitor, **options)
+        return client.call_tool("test_elicitation", {"message": "Who are you?"}), client
+
+    def test_accept_decline_cancel(self):
+        result, client = self.elicit(elicitor_of("accept", ACCEPTED))
+        self.assertEqual(texts(result), f"User response: action=accept, content={json.dumps(ACCEPTED)}")
+        self.assertEqual(client.capabilities(), {"elicitation": {}})
+        self.assertIn("Who are you?", client.shown[0])
+        requested = next(m for m in wire(client) if m.get("method") == "elicitation/create")["params"]
+        self.assertEqual(requested["message"], "Who are you?")
+        self.assertEqual(requested["requestedSchema"]["required"], ["username", "email"])
+        for action in ("decline", "cancel"):
+            with self.subTest(action=action):
+                result, _ = self.elicit(elicitor_of(action))
+                self.assertFalse(result["isError"])
+                self.assertEqual(texts(result), f"User response: action={action}, content={{}}")
+
+    def test_consent_refused_is_decline(self):
+        result, _ = self.elicit(elicitor_of("accept", ACCEPTED), consent=lambda kind, params: False)
+        self.assertEqual(texts(result), "User response: action=decline, content={}")
+
+    def test_answer_that_does_not_fit_is_refused_by_the_host(self):
+        result, client = self.elicit(elicitor_of("accept", {"username": "ada"}))  # email is required
+        self.assertTrue(result["isError"])
+        self.assertIn("email", texts(result))
+        answer = next(m for m in wire(client, "->") if "error" in m)
+        self.assertEqual(answer["error"]["code"], INVALID_PARAMS)
+
+    def test_no_elicitation_before_2025_06_18(self):
+        result, client = self.elicit(elicitor_of("accept", ACCEPTED), protocol_version="2025-03-26")
+        self.assertEqual(client.protocol_version, "2025-03-26")
+        declared = next(m for m in wire(client, "->") if m.get("method") == "initialize")["params"]["capabilities"]
+        self.assertNotIn("elicitation", declared)
+        self.assertTrue(result["isError"])
+        self.assertIn("2025-06-18", texts(result))
+        self.assertEqual(client.shown, [])
+        self.assertEqual([m for m in wire(client) if m.get("method") == "elicitation/create"], [])
+
+    def test_no_elicitor_not_declared(self):
+        result, client = self.elicit(None)
+        self.assertTrue(result["isError"])
+        self.assertIn("elicitation", texts(result))
+        self.assertEqual([m for m in wire(client) if m.get("method") == "elicitation/create"], [])
+
+
+class CarelessHostTests(unittest.TestCase):
+    """The server checks an accepted answer itself, whatever the host did."""
+
+    def test_answer_that_does_not_fit_is_refused_by_the_server(self):
+        class Careless(MCPClient):  # a host that skips its own check
+            def _serve(self, method, params):
+                if method == "elicitation/create":
+                    return {"action": "accept", "content": {"username": 7}}
+                return super()._serve(method, params)
+        server = full_server()
+        client = Careless(InProcess(server.session()), elicitor=elicitor_of("accept", ACCEPTED), timeout=TIMEOUT)
+        self.addCleanup(client.close)
+        client.initialize()
+        result = client.call_tool("test_elicitation", {"message": "Who are you?"})
+        self.assertTrue(result["isError"])
+        self.assertIn("does not fit", texts(result))
+        self.assertNotIn("User response", texts(result))
+
+
+class HTTPSamplingElicitationTests(SamplingElicitationTests):
+    transport = "http"
+
+
+# --- Content blocks and structured output ---
+
+class ContentTests(Connect, unittest.TestCase):
+    def call(self, name, version="2025-11-25") -> dict:
+        if version not in self.clients:
+            self.clients[version] = self.connect(protocol_version=version)
+            self.assertEqual(self.clients[version].protocol_version, version)
+            self.clients[version].list_tools()
+        return self.clients[version].call_tool(name, {})
+
+    def setUp(self):
+        self.clients = {}
+
+    def test_image_audio_embedded_mixed(self):
+        self.assertEqual(self.call("test_image_content")["content"],
+                         [{"type": "image", "data": b64(TINY_PNG), "mimeType": "image/png"}])
+        self.assertEqual(self.call("test_audio_content")["content"],
+                         [{"type": "audio", "data": b64(TINY_WAV), "mimeType": "audio/wav"}])
+        self.assertEqual(self.call("test_embedded_resource")["content"], [{"type": "resource", "resource": {
+            "uri": "test://embedded-resource", "mimeType": "text/plain", "text": "This is an embedded resource content."}}])
+        mixed = self.call("test_multiple_content_types")
+        self.assertFalse(mixed["isError"])
+        self.assertEqual(mixed["content"][:2], [{"type": "text", "text": "Multiple content types test:"},
+                                                {"type": "image", "data": b64(TINY_PNG), "mimeType": "image/png"}])
+        resource = mixed["content"][2]["resource"]
+        self.assertEqual((mixed["content"][2]["type"], resource["uri"], resource["mimeType"]),
+                         ("resource", "test://mixed-content-resource", "application/json"))
+        self.assertEqual(json.loads(resource["text"]), {"test": "data", "value": 123})
+
+    def test_audio_becomes_a_text_note_in_2024_11_05(self):
+        content = self.call("test_audio_content", "2024-11-05")["content"]
+        self.assertEqual(len(content), 1)
+        self.assertEqual(content[0]["type"], "text")
+        self.assertIn("audio", content[0]["text"])
+        self.assertNotIn(b64(TINY_WAV), content[0]["text"])
+        self.assertEqual(self.call("test_audio_content", "2025-03-26")["content"][0]["type"], "audio")
+
+    def test_structured_content(self):
+        result = self.call("fits")
+        self.assertEqual(result["structuredContent"], {"total": 3})
+        self.assertFalse(result["isError"])
+        self.assertEqual(json.loads(texts(result)), {"total": 3})
+
+    def test_output_that_does_not_fit_is_an_error(self):
+        result = self.call("misfits")
+        self.assertTrue(result["isError"])
+        self.assertNotIn("structuredContent", result)
+        self.assertIn("outputSchema", texts(result))
+
+    def test_no_structured_content_in_2025_03_26(self):
+        result = self.call("fits", "2025-03-26")
+        self.assertNotIn("structuredContent", result)
+        self.assertEqual(json.loads(texts(result)), {"total": 3})
+
+
+# --- Ping from the server ---
+
+class ServerPingTests(unittest.TestCase):
+    def test_session_ping_answered_by_the_client(self):
+        server = full_server()
+        session = server.session()
+        client = MCPClient(InProcess(session), timeout=TIMEOUT)
+        self.addCleanup(client.close)
+        client.initialize()
+        outcome = []
+        pinger = threading.Thread(target=lambda: outcome.append(session.ping(timeout=2.0) or "answered"))
+        pinger.start()
+        self.assertTrue(wait_until(lambda: client.updated() is not None and outcome))  # updated() reads what came
+        pinger.join(1.0)
+        self.assertEqual(outcome, ["answered"])
+        pings = [m for m in wire(client) if m.get("method") == "ping"]
+        self.assertEqual(len(pings), 1)
+        self.assertIn({"jsonrpc": "2.0", "id": pings[0]["id"], "result": {}}, wire(client, "->"))
+
+    def test_unanswered_ping_raises(self):
+        session = full_server().session()
+        session.sink = lambda message, related: True  # sent, but nobody answers
+        session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+        self.addCleanup(session.close)
+        with self.assertRaises(interfaces.MCPRefused):
+            session.ping(timeout=0.01)
+
+
+# --- Streamable HTTP, message by message ---
+
+class RawHTTPTests(unittest.TestCase):
+    def setUp(self):
+        self.endpoint = MCPHttpServer(full_server()).start()
+        self.addCleanup(self.endpoint.stop)
+        self.port = int(self.endpoint.url.split(":")[2].split("/")[0])
+
+    def http(self, method, body=None, **headers):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        self.addCleanup(connection.close)
+        data = json.dumps(body).encode() if body is not None else None
+        if data is not None:
+            headers.setdefault("Content-Type", "application/json")
+        connection.request(method, "/mcp", body=data, headers=headers)
+        return connection.getresponse()
+
+    def open_session(self, version="2025-11-25") -> str:
+        response = self.http("POST", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}},
+            Accept="application/json, text/event-stream")
+        self.assertEqual(response.status, 200)
+        sid = response.getheader("Mcp-Session-Id")
+        self.assertEqual(json.loads(response.read())["result"]["protocolVersion"], version)
+        note = self.http("POST", {"jsonrpc": "2.0", "method": "notifications/initialized"}, **self.headers(sid, version))
+        self.assertEqual(note.status, 202)
+        note.read()
+        return sid
+
+    @staticmethod
+    def headers(sid, version="2025-11-25", accept="application/json, text/event-stream") -> dict:
+        return {"Mcp-Session-Id": sid, "MCP-Protocol-Version": version, "Accept": accept}
+
+    @staticmethod
+    def events(body: bytes) -> list[dict]:
+        """Split an SSE body into events: {"id", "retry", "data"} as present (WHATWG field rules, LF lines)."""
+        out = []
+        for block in body.decode().split("\n\n"):
+            if not block.strip():
+                continue
+            event = {}
+            for line in block.split("\n"):
+                name, _, value = line.partition(":")
+                value = value[1:] if value.startswith(" ") else value
+                event[name] = event[name] + "\n" + value if name == "data" and name in event else value
+            out.append(event)
+        return out
+
+    def call(self, sid, name, request_id, version="2025-11-25"):
+        return self.http("POST", {"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                                  "params": {"name": name, "arguments": {}}}, **self.headers(sid, version))
+
+    def test_a_call_that_sends_nothing_first_is_answered_as_json(self):
+        sid = self.open_session()
+        response = self.call(sid, "test_simple_text", 2)
+        self.assertEqual((response.status, response.getheader("Content-Type")), (200, "application/json"))
+        self.assertEqual(json.loads(response.read())["result"]["content"],
+                         [{"type": "text", "text": "This is a simple text response for testing."}])
+
+    def test_a_call_that_logs_is_answered_on_an_event_stream(self):
+        sid = self.open_session()
+        response = self.call(sid, "quick_logging", 2)
+        self.assertEqual(response.status, 200)
+        self.assertTrue(response.getheader("Content-Type").startswith("text/event-stream"))
+        events = self.events(response.read())
+        priming = events[0]
+        self.assertTrue(priming.get("id"))
+        self.assertTrue(priming.get("retry", "").isdigit())
+        self.assertEqual(priming.get("data", ""), "")
+        messages = [json.loads(e["data"]) for e in events[1:]]
+        self.assertEqual([m.get("method") for m in messages], ["notifications/message"] * 3 + [None])
+        self.assertEqual(messages[-1]["id"], 2)  # the response is the last event
+
+    def test_no_priming_event_before_2025_11_25(self):
+        sid = self.open_session("2025-06-18")
+        events = self.events(self.call(sid, "quick_logging", 2, "2025-06-18").read())
+        self.assertTrue(all(e.get("data") for e in events), events)  # every event carries a message
+        self.assertEqual(json.loads(events[-1]["data"])["id"], 2)
+
+    def test_progress_travels_on_the_call_stream_before_the_response(self):
+        sid = self.open_session()
+        response = self.http("POST", {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "quick_progress", "arguments": {}, "_meta": {"progressToken": "p5"}}}, **self.headers(sid))
+        messages = [json.loads(e["data"]) for e in self.events(response.read()) if e.get("data")]
+        self.assertEqual([(m["method"], m["params"]["progress"]) for m in messages[:-1]],
+                         [("notifications/progress", 0), ("notifications/progress", 50),
+                          ("notifications/progress", 100)])
+        self.assertEqual(messages[-1]["id"], 5)
+
+    def test_get_needs_accept_and_is_one_at_a_time(self):
+        sid = self.open_session()
+        refused = self.http("GET", **{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25"})
+        self.assertEqual(refused.status, 406)
+        refused.read()
+        first = self.http("GET", **self.headers(sid, accept="text/event-stream"))
+        self.assertEqual(first.status, 200)
+        self.assertTrue(first.getheader("Content-Type").startswith("text/event-stream"))
+        second = self.http("GET", **self.headers(sid, accept="text/event-stream"))
+        self.assertEqual(second.status, 409)
+        second.read()
+
+    def test_reconnection_with_last_event_id(self):
+        sid = self.open_session()
+        response = self.call(sid, "test_reconnection", 3)
+        self.assertEqual(response.status, 200)
+        cut = self.events(response.read())  # ends when the tool closes the stream, before the result
+        self.assertEqual([e for e in cut if e.get("data") and json.loads(e["data"]).get("id") == 3], [])
+        last_id = [e["id"] for e in cut if e.get("id")][-1]
+        resumed = self.http("GET", **self.headers(sid, accept="text/event-stream"), **{"Last-Event-ID": last_id})
+        self.assertEqual(resumed.status, 200)
+        rest = [json.loads(e["data"]) for e in self.events(resumed.read()) if e.get("data")]
+        self.assertEqual(rest[-1]["id"], 3)
+        self.assertEqual(rest[-1]["result"]["content"], [{"type": "text", "text": "Reconnection test completed"}])
+
+    def test_cancelled_call_stream_ends_without_a_response(self):
+        sid = self.open_session()
+        response = self.http("POST", {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "countdown", "arguments": {}, "_meta": {"progressToken": "c9"}}}, **self.headers(sid))
+        self.assertEqual(response.status, 200)
+        first = b""
+        while b"notifications/progress" not in first:
+            first += response.read1(4096)
+        cancel = self.http("POST", {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                    "params": {"requestId": 9, "reason": "test"}}, **self.headers(sid))
+        self.assertEqual(cancel.status, 202)
+        cancel.read()
+        messages = [json.loads(e["data"]) for e in self.events(first + response.read()) if e.get("data")]
+        self.assertTrue(messages)
+        self.assertEqual([m for m in messages if "method" not in m], [])
+        self.assertLess(len(messages), 25)
+
+
+if __name__ == "__main__":
+    unittest.main()
