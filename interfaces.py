@@ -2389,22 +2389,22 @@ def _initialize(session: MCPSession, params: dict, request_id: JSON) -> dict:
     return result | ({"instructions": server.instructions} if server.instructions else {})
 
 
-def page_of(items: list, params: dict, size: int) -> tuple[list, str | None]:
-    """Cut one page of a list method: (the items from the cursor on, the next cursor or None). A cursor we did not
-    issue is -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
+def listing(session: "MCPSession", params: dict, key: str, items: list, entry) -> dict:
+    """Answer one page of a list method: {key: [entry(item) ...], "nextCursor"?}. A cursor we did not issue is
+    -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
     cursor = params.get("cursor")
     if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
                                    and int(cursor) <= len(items)):
         raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
     start = int(cursor or 0)
-    page = items[start: start + size]
-    return page, (str(start + len(page)) if start + len(page) < len(items) else None)
+    page = items[start: start + session.server.page_size]
+    more = start + len(page) < len(items)
+    return {key: [entry(item) for item in page]} | ({"nextCursor": str(start + len(page))} if more else {})
 
 
 @mcp_method("tools/list", "tools")
 def _tools_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    page, cursor = page_of(session.server.visible(session.scopes), params, session.server.page_size)
-    return {"tools": [MCP(session.version).tool(t) for t in page]} | ({"nextCursor": cursor} if cursor else {})
+    return listing(session, params, "tools", session.server.visible(session.scopes), MCP(session.version).tool)
 
 
 @mcp_method("tools/call", "tools")
@@ -2443,14 +2443,12 @@ def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
 
 @mcp_method("resources/list", "resources")
 def _resources_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    page, cursor = page_of(session.server.resources, params, session.server.page_size)
-    return {"resources": [r.entry(session.version) for r in page]} | ({"nextCursor": cursor} if cursor else {})
+    return listing(session, params, "resources", session.server.resources, lambda r: r.entry(session.version))
 
 
 @mcp_method("resources/templates/list", "resources")
 def _templates_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    page, cursor = page_of(session.server.templates, params, session.server.page_size)
-    return {"resourceTemplates": [t.entry(session.version) for t in page]} | ({"nextCursor": cursor} if cursor else {})
+    return listing(session, params, "resourceTemplates", session.server.templates, lambda t: t.entry(session.version))
 
 
 def _uri_param(params: dict) -> str:
@@ -2484,8 +2482,7 @@ def _unsubscribe(session: MCPSession, params: dict, request_id: JSON) -> dict:
 
 @mcp_method("prompts/list", "prompts")
 def _prompts_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    page, cursor = page_of(session.server.prompts, params, session.server.page_size)
-    return {"prompts": [p.entry(session.version) for p in page]} | ({"nextCursor": cursor} if cursor else {})
+    return listing(session, params, "prompts", session.server.prompts, lambda p: p.entry(session.version))
 
 
 @mcp_method("prompts/get", "prompts")
