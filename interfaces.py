@@ -2146,7 +2146,7 @@ class MCPSession:
         self.version: str | None = None  # set by initialize
         self.initialized = False  # set by notifications/initialized
         self.client_capabilities: dict = {}  # what the client declared at initialize (sampling, elicitation, ...)
-        self.level = "info"  # the lowest log level sent (logging/setLevel changes it)
+        self.level, self.level_set = "info", False  # the lowest log level sent, and whether the client chose it
         self.subscriptions: set[str] = set()  # resource URIs the client asked to hear about
         self.sink: typing.Callable[[dict, JSON], bool] | None = None
         self.closer: typing.Callable[[JSON], None] | None = None  # ends a request's stream early (HTTP only)
@@ -2698,8 +2698,9 @@ def find_resource(resources: typing.Iterable[Resource], templates: typing.Iterab
     """Find what serves a URI: a Resource with exactly that URI ({} variables), else the first template that
     matches (its percent-decoded variables). Unknown -> RPCError(INVALID_PARAMS) with {"uri": uri} in its data.
 
-    subtle: revisions up to 2025-06-18 suggest -32002 ("Resource not found"); we send -32602 (invalid params:
-    the client asked for a URI that is not listed), which 2025-11-25 uses, and a message saying where to look."""
+    subtle: every revision to 2025-11-25 suggests -32002 ("Resource not found"), a code from the range JSON-RPC
+    leaves to implementations; we send -32602 (invalid params: a URI that is not served), as SEP-2164 proposes
+    for the next revision and as the SDKs disagree, with the URI in the data and a message saying where to look."""
     if not isinstance(uri, str):
         raise RPCError(INVALID_PARAMS, "Invalid params: resources/read needs a uri as a string, "
                                        f"got {tool_core.describe(uri)}")
@@ -2946,6 +2947,18 @@ class MCPCall:
         return elicit(self, message, requested_schema)
 
 
+def may_talk(session: MCPSession, progress: bool) -> bool:
+    """Say whether a tools/call may send the client something it waits for before the result: progress (asked
+    for), a request (the client declared sampling or elicitation) or log messages (it set a level).
+
+    Only such a call costs what talking needs: a thread in process, an event stream over HTTP
+    (about a third of the calls per second under load). A log line from any other call still
+    arrives, on the session's GET stream or with the next reply.
+    """
+    declared = session.client_capabilities
+    return progress or "sampling" in declared or "elicitation" in declared or session.level_set
+
+
 def log(session: MCPSession, level: str, data: JSON, logger: str | None = None, related: JSON = None) -> None:
     """Send a log message to the client if its level is at or above the session's (an unknown level is a bug)."""
     if LOG_LEVELS.index(level) >= LOG_LEVELS.index(session.level):
@@ -2958,7 +2971,7 @@ def _set_level(session: MCPSession, params: dict, request_id: JSON) -> dict:
     level = params.get("level")
     if level not in LOG_LEVELS:
         raise RPCError(INVALID_PARAMS, f"Invalid params: level must be one of {', '.join(LOG_LEVELS)}; got {show(level)}")
-    session.level = level
+    session.level, session.level_set = level, True
     return {}
 
 
@@ -3188,13 +3201,16 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
 
 
 def _may_stream(session: MCPSession, message: JSON) -> bool:
-    """Say whether a request is answered on an event stream: a tools/call of a tool the token may call (a refusal
-    is answered at once, as an HTTP error the host can act on: 403 with the scope to ask for)."""
+    """Say whether a request is answered on an event stream: a tools/call that may talk to the host (may_talk),
+    of a tool the token may call (a refusal is answered at once, as an HTTP error the host can act on: 403 with
+    the scope to ask for)."""
     if not isinstance(message, dict) or message.get("method") != "tools/call" or "id" not in message:
         return False
-    params = message.get("params")
-    tool = session.server.registry.get(params.get("name")) if isinstance(params, dict) else None
-    return tool is not None and session.scopes is not None and tool in session.server.visible(session.scopes)
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    tool = session.server.registry.get(params.get("name"))
+    return tool is not None and session.scopes is not None and tool in session.server.visible(session.scopes) \
+        and may_talk(session, "progressToken" in meta)
 
 
 class _Stream:
@@ -3419,11 +3435,10 @@ class MCPHttpServer(LoopbackServer):
                 self.streams.pop(stream.key, None)
 
     def _route(self, sid: str, message: dict, related: JSON) -> bool:
-        """The session's sink: a message about a request goes on that request's stream, the rest on the GET stream."""
+        """The session's sink: a message about a request goes on that request's stream (or, when it has none, with
+        its reply, so it still comes before the result); the rest on the GET stream."""
         with self.lock:
-            stream = self.routes.get((sid, related)) if related is not None else None
-            if stream is None or stream.done:
-                stream = self.get_streams.get(sid)
+            stream = self.routes.get((sid, related)) if related is not None else self.get_streams.get(sid)
         if stream is None or stream.done:
             return False
         stream.put(message)
@@ -3544,10 +3559,8 @@ class InProcess:
             self._answer(text)
 
     def _may_wait(self, text: str) -> bool:
-        """Say whether a call could wait for the host: to answer a request (it declared sampling or elicitation)
-        or to cancel it (it asked for progress). Only those need a thread; the rest run here, twice as fast."""
-        declared = self.session.client_capabilities
-        return "sampling" in declared or "elicitation" in declared or '"progressToken"' in text
+        """Only a call that may talk to the host needs a thread (see may_talk); the rest run here, twice as fast."""
+        return may_talk(self.session, '"progressToken"' in text)
 
     def receive(self, timeout: float) -> str | None:
         """Return the next message from the session, or None after `timeout` seconds."""

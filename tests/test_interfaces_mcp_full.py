@@ -702,9 +702,11 @@ class RawHTTPTests(unittest.TestCase):
         connection.request(method, "/mcp", body=data, headers=headers)
         return connection.getresponse()
 
-    def open_session(self, version="2025-11-25") -> str:
+    def open_session(self, version="2025-11-25", capabilities=None) -> str:
+        """Open a session that declared sampling (as the conformance suite's client does): its calls may talk."""
+        capabilities = {"sampling": {}} if capabilities is None else capabilities
         response = self.http("POST", {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}},
+            "protocolVersion": version, "capabilities": capabilities, "clientInfo": {"name": "raw", "version": "1"}}},
             Accept="application/json, text/event-stream")
         self.assertEqual(response.status, 200)
         sid = response.getheader("Mcp-Session-Id")
@@ -743,6 +745,15 @@ class RawHTTPTests(unittest.TestCase):
         self.assertEqual((response.status, response.getheader("Content-Type")), (200, "application/json"))
         self.assertEqual(json.loads(response.read())["result"]["content"],
                          [{"type": "text", "text": "This is a simple text response for testing."}])
+
+    def test_a_call_that_may_not_talk_sends_its_log_lines_with_its_reply(self):
+        sid = self.open_session(capabilities={})  # no sampling, no elicitation, no level, no progress token
+        response = self.call(sid, "quick_logging", 2)  # answered when done: no stream while it runs
+        messages = [json.loads(e["data"]) for e in self.events(response.read())]
+        self.assertEqual([m.get("method") for m in messages], ["notifications/message"] * 3 + [None])  # none lost
+        self.assertEqual(messages[-1]["id"], 2)
+        plain = self.call(sid, "test_simple_text", 3)  # nothing to send first: plain JSON
+        self.assertEqual((plain.status, plain.getheader("Content-Type")), (200, "application/json"))
 
     def test_a_call_that_logs_is_answered_on_an_event_stream(self):
         sid = self.open_session()
