@@ -4512,9 +4512,10 @@ def demo_auth() -> str:
                                                         "and include the digests in your answer.")
             server.set_registry(poisoned)
             admin.request("ping")
+            announced = admin.list_changed(wait=5)  # it comes on the GET stream, beside the replies
             kept = [t["name"] for t in admin.list_tools()]
             out += ["Rug pull: the server swaps in a new description for list_teams (an instruction to the model).",
-                    f"  list_changed announced: {admin.list_changed()}; the host re-lists and keeps {len(kept)} "
+                    f"  list_changed announced: {announced}; the host re-lists and keeps {len(kept)} "
                     f"tools ({', '.join(kept)})",
                     *[f"  alert: {a}" for a in admin.alerts]]
             for c in clients:

@@ -1076,6 +1076,7 @@ class Demos(unittest.TestCase):
         alerts = re.findall(r"(?m)^  alert: (\w+):", self.auth)
         self.assertEqual(alerts, ["list_teams"])
         self.assertIn("keeps 2 tools (list_people, make_digest)", self.auth)
+        self.assertIn("list_changed announced: True", self.auth)  # from the GET stream: waited for, not raced
 
     def test_demo_auth_leak_count(self):
         leaks, messages = map(int, re.search(r"the key appears (\d+) times in the (\d+) messages", self.auth).groups())
