@@ -6933,7 +6933,12 @@ def _handler_for(server: LoopbackServer):
             self._write(status, headers, b"" if self.command == "HEAD" else data, len(data))
 
         def _write_stream(self, status: int, headers: dict, chunks: typing.Iterator[bytes]) -> None:
-            """Write a body of unknown length in HTTP/1.1 chunks, each the moment it is ready (an SSE stream)."""
+            """Write a body of unknown length in HTTP/1.1 chunks, each the moment it is ready (an SSE stream).
+
+            subtle: every chunk is a small write after another; without TCP_NODELAY, Nagle's algorithm holds each
+            one until the peer's delayed ACK of the last: 40 ms per event."""
+            import socket
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.send_response(status)
             for key, value in headers.items():
                 self.send_header(key, value)

@@ -12,6 +12,7 @@ tests/test_interfaces_conformance.py runs the scenarios' checks against it over 
 """
 import argparse
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -24,7 +25,7 @@ from interfaces import (TINY_PNG, TINY_WAV, MCPContent, Prompt, PromptArgument, 
 from tool_core import Tool, ToolRegistry  # noqa: E402
 
 NO_ARGUMENTS = {"type": "object", "properties": {}}
-STEP = 0.05  # the scenarios' "~50 ms" between a long tool's steps
+STEP = float(os.environ.get("CONFORMANCE_STEP", "0.05"))  # the scenarios' "~50 ms" between steps (tests: shorter)
 
 
 def _text(name: str, description: str, text: str) -> Tool:
