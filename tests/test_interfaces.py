@@ -26,8 +26,6 @@ from interfaces import (DIALECTS, MCP, Anthropic, CardinalAPI, CardinalServer, O
                         TextProtocol, call_tool_result, from_strict_arguments, match_results,
                         openapi_to_tools, round_trip, strict_schema)
 from tool_core import ParseError, Tool, ToolCall, ToolRegistry, ToolResult, validate  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 TOKEN = "cardinal-KEY-5e1f0c9a77d2"  # distinctive, so a leak anywhere is found by a plain substring test
 BEARER = "clinic-BEARER-93b0d4e6f1aa"

@@ -20,8 +20,6 @@ sys.path.insert(0, str(ROOT))
 import interfaces as I  # noqa: E402
 from tool_core import count_tokens  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 RUN_COMMAND = json.dumps({"name": "run_command", "description": "Run one shell command: echo WORDS, cat FILE or curl [-s] "
                           "[-H 'Name: value'] URL; $NAME expands from the environment.",

@@ -12,12 +12,10 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
 
 import interfaces  # noqa: E402
 from interfaces import MCP, Anthropic, OpenAI, Qwen, TextProtocol, coupling_problems  # noqa: E402
 from tool_core import DemoText  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 USER = {"role": "user", "content": "Who is in firmware and design?"}
 

@@ -35,8 +35,6 @@ import tool_core  # noqa: E402
 from interfaces import (CardinalAPI, CardinalServer, MCPClient, MCPHttpServer, MCPServer, RPCError,  # noqa: E402
                         StreamableHTTP, openapi_to_tools, serve_stdio)
 from tool_core import Tool, ToolRegistry, tool_from_function  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 KEY = "hardening-KEY-8c41e07d2b"  # distinctive, so that a leak anywhere is found by a substring test
 BEARER = "hardening-BEARER-f3a95d10c6"

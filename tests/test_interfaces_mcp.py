@@ -36,7 +36,6 @@ import tool_core  # noqa: E402
 from interfaces import (MCPClient, MCPHttpServer, MCPServer, InProcess, RPCError, Stdio, StreamableHTTP,  # noqa: E402
                         MCPTransportError)
 from tool_core import ScriptedLM, ToolRegistry, count_tokens, tool_from_function  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 # JSON-RPC 2.0's reserved codes (section 5.1), written out rather than imported from the code under test.
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602

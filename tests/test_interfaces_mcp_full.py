@@ -21,14 +21,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # for conformance_server and parallel, however the tests are started
+sys.path.insert(0, str(ROOT / "tests"))  # for conformance_server, however the tests are started
 
 import conformance_server  # noqa: E402
 import interfaces  # noqa: E402
 from interfaces import (TINY_PNG, TINY_WAV, Cancelled, InProcess, MCPClient, MCPHttpServer, MCPServer,  # noqa: E402
                         Resource, RPCError, Stdio, StreamableHTTP, mcp_call)
 from tool_core import ScriptedLM, Tool, ToolRegistry  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603  # JSON-RPC 2.0, section 5.1
 NO_ARGUMENTS = {"type": "object", "properties": {}}

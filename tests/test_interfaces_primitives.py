@@ -18,12 +18,11 @@ import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel and conformance_server
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for conformance_server
 
 import interfaces as P  # noqa: E402
 from interfaces import RPCError  # noqa: E402
 import conformance_server  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603  # JSON-RPC 2.0, section 5.1
 

@@ -18,8 +18,6 @@ import interfaces as I  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import Tool, ToolExecutionError, ToolRegistry, count_tokens  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 
 class SpyRegistry(ToolRegistry):

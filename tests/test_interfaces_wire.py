@@ -20,8 +20,6 @@ import interfaces  # noqa: E402
 import tool_core  # noqa: E402
 from interfaces import MCP, Anthropic, MCPServer, OpenAI, json_lines, tool_choice_forms  # noqa: E402
 from tool_core import ScriptedLM, ToolRegistry, call_text, count_tokens, render_tool_prompt, run_agent  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 QUESTION = "What caused incident E-1474?"
 RECORD = {"code": "E-1474", "substation_id": "SS-218", "status": "resolved",

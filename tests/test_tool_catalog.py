@@ -28,7 +28,6 @@ import tool_catalog as tc  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import count_tokens, render_tool_prompt  # noqa: E402
 import script_runs  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 script_runs.prefetch(SCRIPT)  # the table's runs of script 05 start now, in the background
 

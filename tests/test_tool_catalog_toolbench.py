@@ -11,8 +11,6 @@ sys.path.insert(0, str(ROOT))
 import tool_catalog  # noqa: E402
 from tool_catalog import Attempt, PathNode, judge, pass_rate, solve_chain, solve_dfsdt, win_rate  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 CATALOG = tool_catalog.orrin_catalog()
 

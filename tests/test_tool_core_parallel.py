@@ -13,12 +13,10 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
 
 import tool_core  # noqa: E402
 from tool_core import (CallRecord, DemoText, ScriptedLM, SimulatedClock, ToolRegistry, Transcript,  # noqa: E402
                        call_text, count_tokens, invented_ids, pool_ms, run_agent, tool_from_function)
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 

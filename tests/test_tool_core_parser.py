@@ -19,8 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import tool_core  # noqa: E402
 from tool_core import (ParseError, ToolCall, ToolResult, parse_tool_calls, parse_tool_calls_regex,  # noqa: E402
                        parse_tool_results, render_tool_results)
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 OPEN, CLOSE = "<tool_call>", "</tool_call>"
 

@@ -16,8 +16,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import tool_core  # noqa: E402
 from tool_core import as_schema_types, is_json_type, json_equal, json_type, validate  # noqa: E402
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for parallel
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 # --- Tables: (schema, value, expected_valid) per keyword ---
 

@@ -24,7 +24,6 @@ sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests ar
 import script_runs  # noqa: E402
 import tool_core  # noqa: E402
 import toolformer_lab as tl  # noqa: E402
-from parallel import load_tests  # noqa: E402,F401 - these tests run in the second test process (tests/parallel.py)
 
 SCRIPT = "08_constrained_decoding.py"
 script_runs.prefetch(SCRIPT)  # the table's runs of script 08 start now, in the background
