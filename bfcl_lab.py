@@ -53,6 +53,7 @@ multi-turn and agentic scores).
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import math
 import re
@@ -1836,8 +1837,9 @@ def _js_special(source: str, at: int, tokens: list[_Node]) -> tuple[int | None, 
     return None, ""
 
 
-def _template_end(source: str, at: int) -> int:
+def _template_end(source: str, at: int, nesting: int = 0) -> int:
     """Return where the template string starting at source[at] ends; ${...} may hold strings and templates."""
+    _refuse_deep_nesting(nesting, "javascript: template strings")
     at += 1
     while at < len(source):
         if source[at] == "\\":
@@ -1845,13 +1847,13 @@ def _template_end(source: str, at: int) -> int:
         elif source[at] == "`":
             return at + 1
         elif source.startswith("${", at):
-            at = _substitution_end(source, at + 2)
+            at = _substitution_end(source, at + 2, nesting + 1)
         else:
             at += 1
     raise DecodeError("javascript: a template string is not closed")
 
 
-def _substitution_end(source: str, at: int) -> int:
+def _substitution_end(source: str, at: int, nesting: int = 0) -> int:
     depth = 0
     while at < len(source):
         char = source[at]
@@ -1862,13 +1864,56 @@ def _substitution_end(source: str, at: int) -> int:
             at = found.end()
             continue
         if char == "`":
-            at = _template_end(source, at)
+            at = _template_end(source, at, nesting)
             continue
         if char == "}" and depth == 0:
             return at + 1
         depth += {"{": 1, "}": -1}.get(char, 0)
         at += 1
     raise DecodeError("javascript: a template substitution ${...} is not closed")
+
+
+# Hardening: how deep a text may nest. Recursive descent spends Python frames on every level, so
+# "[" * 170 reached the recursion limit (1,000 frames) as a RecursionError where a DecodeError was
+# promised. As CPython's parser counts its level in every rule (and refuses 200 nested brackets),
+# these readers count theirs: the parser rules open at once, the templates inside templates, the
+# levels of a Java value's tree (written back by recursion). About 3 frames a rule, so 100 stays
+# far from the limit; a bracket opens two or three rules (a value, an operand), and BFCL's data
+# nests under 10 levels. A departure: tree-sitter reads deeper text.
+MAX_NESTING = 100
+
+
+def _refuse_deep_nesting(depth: int, where: str) -> None:
+    """Raise DecodeError when depth passes MAX_NESTING. Example: (101, "java: at character 9") -> DecodeError"""
+    if depth > MAX_NESTING:
+        raise DecodeError(f"{where}: nested more than {MAX_NESTING} levels deep, too deep for this reader")
+
+
+def _nesting_limited(rule):
+    """Count a parser rule that can recur while it runs; past MAX_NESTING open at once, a DecodeError.
+
+    Prevents: "[" * 170 (javascript), "(" * 200 (java) or "!" * 5000 escaping decode_ast as a
+    RecursionError, which `bfcl_lab.py grade` printed as a traceback. Every rule on a cycle of
+    the grammar carries it. Rows: DeepNesting in tests/test_bfcl_lab_languages.py."""
+    @functools.wraps(rule)
+    def counted(self, *args):
+        _refuse_deep_nesting(self.depth + 1, f"{self.language}: at character {self.tok.start + self.shift}")
+        self.depth += 1
+        try:
+            return rule(self, *args)
+        finally:
+            self.depth -= 1  # a rule that fails may be retried another way (is_declaration, cast_ahead)
+    return counted
+
+
+def _tree_depth(node: _Node) -> int:
+    """Count the levels of a syntax tree, without recursion. Example: f(x=(1)) -> its deepest path's length"""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((part, depth + 1) for part in node.parts)
+    return deepest
 
 
 class _Parser:
@@ -1880,6 +1925,7 @@ class _Parser:
         self.source = _unbracket(text)
         self.shift = (len(text) - len(self.source)) // 2  # positions in errors count in the text given
         self.tokens, self.i = _tokenize(self.source, self.language, self.shift), 0
+        self.depth = 0  # the rules open now (_nesting_limited)
 
     def program(self) -> _Node:
         """Read statements to the end; each language's parser says what a statement is."""
@@ -1965,9 +2011,13 @@ class _Parser:
 
 def _first(node: _Node, kind: str) -> _Node | None:
     """Find the first node of a kind, depth first in source order, as BFCL's traverse does."""
-    if node.kind == kind:
-        return node
-    return next((found for part in node.parts if (found := _first(part, kind)) is not None), None)
+    stack = [node]  # a stack, not recursion: a.b.c... or 1+1+1... builds a tree as deep as it is long
+    while stack:
+        node = stack.pop()
+        if node.kind == kind:
+            return node
+        stack.extend(reversed(node.parts))
+    return None
 
 
 def _named_arguments(pairs: list[tuple[str | None, str]]) -> dict:
@@ -2041,6 +2091,7 @@ def _java_arguments(call: _Node, source: str) -> dict:
     """name=value arguments by name; a positional identifier or class literal under None; other positionals dropped."""
     pairs = []
     for argument in call.fields["arguments"]:
+        _refuse_deep_nesting(_tree_depth(argument), "java: an argument")  # _java_text recurs once a level
         if argument.kind == "assignment_expression":
             pairs.append((_java_slice(source, argument.parts[0]), _java_text(argument.parts[2], source)))
         elif argument.kind in ("identifier", "class_literal"):
@@ -2073,6 +2124,7 @@ class _JavaParser(_Parser):
 
     language = "java"
 
+    @_nesting_limited
     def statement(self) -> _Node:
         if self.at(";"):
             return self.take("empty_statement")
@@ -2136,6 +2188,7 @@ class _JavaParser(_Parser):
                 return self.finish(_node("local_variable_declaration", parts))
             parts.append(self.take())
 
+    @_nesting_limited
     def type(self) -> _Node:
         """Type := primitive | Name(.Name)* with <type arguments>, then [] dimensions."""
         if self.tok.kind != "name" or (self.tok.text in _JAVA_KEYWORDS and self.tok.text not in _JAVA_PRIMITIVES):
@@ -2164,6 +2217,7 @@ class _JavaParser(_Parser):
                 parts.append(self.expect(","))
         return parts + [self.take()]
 
+    @_nesting_limited
     def expression(self) -> _Node:
         if self.lambda_ahead():
             parameters = self.take("identifier") if self.tok.kind == "name" else self.group("parameters")
@@ -2212,6 +2266,7 @@ class _JavaParser(_Parser):
             left = _node("binary_expression", [left, operator, right])
         return left
 
+    @_nesting_limited
     def unary(self) -> _Node:
         if self.at("+", "-", "!", "~", "++", "--"):
             operator = self.take()
@@ -2351,6 +2406,7 @@ class _JavaParser(_Parser):
             parts += [self.take(), self.take("type_identifier")] + self.type_arguments()
         return _node("type", parts)
 
+    @_nesting_limited
     def initializer(self) -> _Node:
         """{a, b, {c}} after new T[] (a trailing comma allowed)."""
         parts = [self.expect("{")]
@@ -2415,6 +2471,7 @@ class _JsParser(_Parser):
 
     language = "javascript"
 
+    @_nesting_limited
     def statement(self) -> _Node:
         if self.at(";"):
             return self.take("empty_statement")
@@ -2481,6 +2538,7 @@ class _JsParser(_Parser):
             parts += [self.take(), self.assignment()]
         return _node("sequence_expression", parts)
 
+    @_nesting_limited
     def assignment(self) -> _Node:
         if self.arrow_ahead():
             return self.arrow()
@@ -2520,6 +2578,7 @@ class _JsParser(_Parser):
         question, then = self.take(), self.assignment()
         return _node("ternary_expression", [condition, question, then, self.expect(":"), self.assignment()])
 
+    @_nesting_limited  # 2 ** 2 ** 2 ...: ** groups to the right, so this rule recurs
     def binary(self, floor: int) -> _Node:
         left = self.unary()
         while self.tok.kind in ("op", "name") and _JS_BINARY.get(self.tok.text, 0) > floor:
@@ -2528,6 +2587,7 @@ class _JsParser(_Parser):
             left = _node("binary_expression", [left, operator, self.operand(self.binary(right_floor))])
         return left
 
+    @_nesting_limited
     def unary(self) -> _Node:
         if self.tok.kind in ("op", "name") and self.tok.text in _JS_UNARY:
             operator = self.take()
@@ -2590,6 +2650,7 @@ class _JsParser(_Parser):
             return self.object()
         self.fail("a value")
 
+    @_nesting_limited  # new new new X, class extends class extends ...
     def word(self) -> _Node:
         text = self.tok.text
         if text in _JS_LEAF_WORDS:
@@ -2634,6 +2695,7 @@ class _JsParser(_Parser):
                 parts.append(self.expect(","))
         return _node("object", parts + [self.take()])
 
+    @_nesting_limited  # {get get get ...}
     def entry(self) -> _Node:
         """key: value, shorthand, ...spread, [computed]: value, or a method key(..) {..}."""
         if self.at("..."):

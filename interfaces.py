@@ -2906,6 +2906,7 @@ class MCPCall:
         self.progress_token = meta.get("progressToken")  # only the client's token makes progress notifications
         self.changed = threading.Event()  # set when the call ends or is cancelled
         self.cancelled, self.reason = False, None
+        self.watching: list[threading.Event] = []  # what wait_for waits on: a cancel sets these too
 
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Send notifications/progress, if the client asked for it (progress must grow from one to the next)."""
@@ -2922,16 +2923,33 @@ class MCPCall:
 
     def cancel(self, reason: str | None = None) -> None:
         """Mark the call cancelled (notifications/cancelled): its sleep and requests to the client stop at once."""
-        self.cancelled, self.reason = True, reason
-        self.changed.set()
         with self.session.lock:
+            self.cancelled, self.reason = True, reason
             waiting = [w for w in self.session.asked.values() if w.call is self]
+        self.changed.set()
+        for go in self.watching:
+            go.set()
         for waiter in waiting:
             waiter.answer(None)
 
     def sleep(self, seconds: float) -> None:
         """Wait, as a long tool does between steps; raise Cancelled as soon as the client cancels."""
         if self.changed.wait(seconds) and self.cancelled:
+            raise Cancelled(self.reason)
+
+    def wait_for(self, go: threading.Event, limit: float = 60.0) -> None:
+        """Wait until `go` is set (the next step may start) or the client cancels; raise Cancelled on a cancel.
+
+        A demo's simulated clock: the step starts when the demo says so, not after some milliseconds, so what
+        a cancel interrupts is decided by the order of events, never by how busy the machine is. `limit` only
+        ends a wait whose event never comes (a broken demo), with an error instead of a hang.
+        """
+        with self.session.lock:
+            if not self.cancelled:
+                self.watching.append(go)  # cancel() sets it too, which ends this wait at once
+        if not go.wait(limit) and not self.cancelled:
+            raise TimeoutError(f"the next step was not allowed to start within {limit} s")
+        if self.cancelled:
             raise Cancelled(self.reason)
 
     def close_stream(self) -> None:
@@ -4525,18 +4543,37 @@ def demo_auth() -> str:
 
 # Demo 5 (issue 26): the three primitives and who controls each; a long call cancelled; the server asking back
 
-PAGE_SECONDS = 0.02  # export_directory's time per page: far longer than the host needs to send its cancel
+class PageClock:
+    """The export's simulated clock: page n + 1 starts once the host has seen page n's progress.
+
+    A real export takes its time per page and the user's stop lands somewhere in it; a demo that slept
+    for that time would stop at a different page on a busy machine. Here the order is fixed by
+    construction: the host's progress handler turns the page (tick) or the user presses stop, and the
+    tool waits on that turn or on the cancel (MCPCall.wait_for), never on wall time.
+    """
+
+    def __init__(self, pages: int = 100):
+        self.turns = [threading.Event() for _ in range(pages + 2)]  # turns[n]: page n may start
+
+    def tick(self, page_seen: int) -> None:
+        """The host has seen page_seen's progress: the next page may start."""
+        self.turns[page_seen + 1].set()
+
+    def wait(self, call: "MCPCall", page: int) -> None:
+        """Wait until this page may start; raise Cancelled if the client cancels first."""
+        if page > 1:
+            call.wait_for(self.turns[page])
 
 
-def _extra_tools(registry: ToolRegistry, steps_done: list[int]) -> list[Tool]:
+def _extra_tools(registry: ToolRegistry, steps_done: list[int], clock: PageClock) -> list[Tool]:
     """Three tools that use the call's context: a long export (progress, cancellable), a summary by the host's
     model (sampling), a digest that asks the user for a missing field (elicitation)."""
     def export_directory(pages: int = 10) -> str:
         call = mcp_call()
         for page in range(1, pages + 1):
+            clock.wait(call, page)  # the time one page takes; a cancel ends the wait at once
             steps_done.append(page)  # one page of the directory written out
             call.progress(page, pages, f"exported page {page} of {pages}")
-            call.sleep(PAGE_SECONDS)  # the next page takes this long; a cancel ends the wait at once
         return f"exported {pages} pages"
 
     def summarize_team(team: str) -> str:
@@ -4592,10 +4629,10 @@ def primitive_costs(host: MCPClient) -> list[list[str]]:
 def demo_primitives() -> str:
     """MCP's three primitives on the Cardinal server, over Streamable HTTP: who controls each and what it costs;
     a long call followed and cancelled; sampling and elicitation, each shown to the user first."""
-    out, steps = [], []
+    out, steps, clock = [], [], PageClock()
     with CardinalServer() as backend:
         server = cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec)
-        server.set_registry(ToolRegistry(list(server.registry) + _extra_tools(server.registry, steps)))
+        server.set_registry(ToolRegistry(list(server.registry) + _extra_tools(server.registry, steps, clock)))
         model = tool_core.ScriptedLM(lambda m: "Firmware is two engineers, led by Ada Quist, who write the code "
                                                "that runs on the meters and relays.")
         user = {"days": 7}
@@ -4614,7 +4651,10 @@ def demo_primitives() -> str:
 
             def follow(progress: dict) -> bool:
                 seen.append(f"{progress['progress']}/{progress['total']}")
-                return len(seen) < 3  # the user presses stop at the third update
+                if len(seen) == 3:
+                    return False  # the user presses stop at the third update
+                clock.tick(progress["progress"])  # time passes while the user watches: the next page starts
+                return True
             try:
                 host.call_tool("export_directory", {"pages": 10}, on_progress=follow)
             except Cancelled as exc:

@@ -2318,7 +2318,7 @@ def print_demos(sections: list[tuple[str, Callable[[], str]]], handout: tuple | 
                 print(format_table(HANDOUT_HEADERS[1:], [row[1:] for row in rows], [0, 0, 24, 24, 24, 40]))
             return
         for i, (title, demo) in enumerate(sections):
-            print(("\n" if i else "") + f"=== {title} ===\n")
+            print(("\n" if i else "") + f"=== {title} ===\n", flush=True)  # a reader gone: stop before computing
             print(demo(), flush=True)
     except BrokenPipeError:
         quiet_broken_pipe()

@@ -56,7 +56,9 @@ def main() -> int:
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        status = main()
+        sys.stdout.flush()  # what is still buffered fails here, inside the try, not at the interpreter's exit
     except BrokenPipeError:  # a reader that stops early (| head): end quietly, as tool_core.quiet_broken_pipe does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    sys.exit(status)

@@ -1,5 +1,5 @@
-"""Every subprocess run of a demo script, in one place: each runs once per test process, in the background, and
-every test that reads it shares its output.
+"""Every subprocess run of a demo script, in one place: each runs once per test run, and every test that reads it
+shares its output.
 
 The table, for each numbered script scripts/NN_*.py, run as a user runs it (no API key in the environment):
 
@@ -11,14 +11,17 @@ The table, for each numbered script scripts/NN_*.py, run as a user runs it (no A
 Different hash seeds make output that depends on set or dict order show up as different bytes. Each "root" run is a
 fresh interpreter, exactly as a user starts the script; the "elsewhere" runs share fresh interpreters, as do the
 "seed 1" runs (BATCHED: a driver runs the scripts one after another as __main__, from that folder, with that hash
-seed; the scripts split in BATCH_HALVES batches, started after the root runs), which saves an interpreter start and
+seed; sent after the root runs), which saves an interpreter start and
 the lab's imports per run. Other commands (the README's) go through command(); one that is a run of the table is not
 run again.
 
-A test module names the scripts it reads when it is imported (prefetch), so that during discovery every run the
-suite needs is queued before the first test starts. Worker threads (one fewer than the CPUs, at least one) work
-through the queue while the in-process tests run; result() waits only for a run not done yet, and runs it at once
-if it is still queued. Runs no test read are killed when the process exits.
+How the runs overlap the tests without a thread in the test process: the first run queued starts one helper process
+(this file run as a script, `--drive FOLDER`), which reads run orders from its stdin, one JSON line each, runs them one
+after another (each a fresh interpreter), writes each result to FOLDER/N.json and prints N when it is there. A test
+module names the scripts it reads when it is imported (prefetch), so that during discovery every run the suite needs
+is queued before the first test starts; the helper works through them on the second core while the tests run on the
+first. result() reads the helper's "done" lines until the one it needs has come. Nothing in the test process runs
+beside the tests, so a test may patch what it likes; what is still running at exit is killed.
 
     import script_runs
     script_runs.prefetch("05_many_tools.py")
@@ -30,17 +33,14 @@ need no fresh interpreter.
 import atexit
 import contextlib
 import functools
-import hashlib
 import io
-import itertools
 import json
 import os
-import queue
 import re
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import types
 from pathlib import Path
 from typing import NamedTuple
@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 NUMBERED = sorted(p.name for p in SCRIPTS.glob("[0-9][0-9]_*.py"))
 VARIANTS = ("root", "elsewhere", "seed 1")
-BATCHED = ("elsewhere", "seed 1")  # one interpreter runs the whole variant; see _DRIVER
+BATCHED = ("elsewhere", "seed 1")  # one interpreter runs the whole variant; see _BATCH
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(ROOT)}  # no API key: the offline paths
 TIMEOUT = 120  # seconds for one run; a run past it is killed and reported with returncode None
 
@@ -71,95 +71,76 @@ def variants(script: str) -> tuple[str, ...]:
     return VARIANTS if has_seed(script) else VARIANTS[:2]
 
 
-class _Run:
-    def __init__(self, key: object, argv: tuple[str, ...], cwd: Path, env: dict):
-        self.key, self.argv, self.cwd, self.env = key, argv, cwd, env
-        self.claimed, self.done, self.process, self.result = False, threading.Event(), None, None
-        self.shared = SHARED / hashlib.sha1(repr(key).encode()).hexdigest()  # + ".claim" / ".json"
+# --- The helper process: run orders in on stdin, "N" out on stdout when FOLDER/N.json holds the result ---
 
-
-_LOCK = threading.Lock()
-_RUNS: dict[object, _Run] = {}
-_QUEUE: "queue.PriorityQueue[tuple[int, int, _Run]]" = queue.PriorityQueue()  # (0 first, 1 later; order queued)
-_ORDER = itertools.count()
-_WORKERS: list[threading.Thread] = []
-_STOPPED = threading.Event()
-_ELSEWHERE = tempfile.TemporaryDirectory(prefix="script-runs-")
-if not os.environ.get("TESTS_SCRIPT_RUNS"):  # the first test process of a run makes the folder its children share
-    _SHARED_OWNER = tempfile.TemporaryDirectory(prefix="script-runs-shared-")
-    os.environ["TESTS_SCRIPT_RUNS"] = _SHARED_OWNER.name
-SHARED = Path(os.environ["TESTS_SCRIPT_RUNS"])
-
-
-def _execute(run: _Run) -> None:
-    """Run it unless another thread has it already, then wait until it is done. Test processes share runs (the second
-    one of tests/parallel.py): whichever claims a run in SHARED first runs it and leaves its result there."""
-    with _LOCK:
-        mine = not run.claimed
-        run.claimed = True
-    if mine:
-        try:
-            while not run.shared.with_suffix(".json").exists():
-                if _claim(run):
-                    run.result = _run_here(run)
-                    _publish(run)
-                    break
-                if _STOPPED.wait(0.01):
-                    raise RuntimeError("the test process is exiting")
-            else:
-                run.result = Result(*json.loads(run.shared.with_suffix(".json").read_text(encoding="utf-8")))
-        except Exception as exc:  # noqa: BLE001 - reported to the test that reads the run
-            run.result = Result(None, "", f"[could not run: {exc!r}]")
-        finally:
-            run.done.set()
-    run.done.wait()
-
-
-def _claim(run: _Run) -> bool:
+def run_one(argv: list[str], cwd: str, env: dict) -> Result:
+    """Run `python3 argv...` (this interpreter) from cwd with env; (returncode, stdout, stderr), None when killed."""
     try:
-        os.close(os.open(run.shared.with_suffix(".claim"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        return True
-    except FileExistsError:
-        return False  # another process runs it: wait for its .json (or for its claim to be given up at its exit)
-
-
-def _run_here(run: _Run) -> Result:
-    if _STOPPED.is_set():
-        raise RuntimeError("the test process is exiting")
-    run.process = subprocess.Popen([sys.executable, *run.argv], cwd=run.cwd, env=run.env, encoding="utf-8",
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = run.process.communicate(timeout=TIMEOUT)
-        return Result(run.process.returncode, out, err)
-    except subprocess.TimeoutExpired:
-        run.process.kill()
-        out, err = run.process.communicate()
+        done = subprocess.run([sys.executable, *argv], cwd=cwd, env=env, encoding="utf-8", capture_output=True,
+                              timeout=TIMEOUT)
+        return Result(done.returncode, done.stdout, done.stderr)
+    except subprocess.TimeoutExpired as exc:
+        out, err = (x.decode("utf-8", "replace") if isinstance(x, bytes) else x or "" for x in (exc.stdout, exc.stderr))
         return Result(None, out, err + f"\n[killed after {TIMEOUT} s]")
 
 
-def _publish(run: _Run) -> None:
-    if not _STOPPED.is_set():  # a run killed at exit is given up, not published
-        partial = run.shared.with_suffix(".partial")
-        partial.write_text(json.dumps(run.result), encoding="utf-8")
-        os.replace(partial, run.shared.with_suffix(".json"))
+def drive(folder: str) -> None:
+    """The helper's loop: each stdin line {"n", "argv", "cwd", "env"} is run, its result written, its n printed."""
+    for line in sys.stdin:
+        order = json.loads(line)
+        result = run_one(order["argv"], order["cwd"], order["env"])
+        partial = Path(folder, f"{order['n']}.partial")
+        partial.write_text(json.dumps(result), encoding="utf-8")
+        os.replace(partial, Path(folder, f"{order['n']}.json"))
+        print(order["n"], flush=True)
 
 
-def _work() -> None:
-    while True:
-        _execute(_QUEUE.get()[2])
+# --- The test process's side: queue, wait, read ---
+
+_RUNS: dict[object, int] = {}  # a run's key -> its number
+_LATER: list[str] = []  # orders held back until the first wait (the batches: most tests read the root runs)
+_DONE: set[int] = set()
+_HELPER: dict[str, object] = {}  # "process", "folder" once started
+_ELSEWHERE = tempfile.TemporaryDirectory(prefix="script-runs-")
+
+
+def _helper() -> subprocess.Popen:
+    if "process" not in _HELPER:
+        _HELPER["folder"] = tempfile.TemporaryDirectory(prefix="script-runs-results-")
+        _HELPER["process"] = subprocess.Popen(
+            [sys.executable, __file__, "--drive", _HELPER["folder"].name], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, encoding="utf-8", start_new_session=True)  # its own group: killed whole at exit
+    return _HELPER["process"]
+
+
+def _send(order: str) -> None:
+    _helper().stdin.write(order)
+    _helper().stdin.flush()
 
 
 def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict, later: bool = False) -> None:
-    """Queue a run once; a later one (a batch: most tests read the root runs) starts after every other queued run."""
-    with _LOCK:
-        if key in _RUNS:
-            return
-        _RUNS[key] = run = _Run(key, argv, cwd, env)
-        if not _WORKERS:  # one fewer than the CPUs: the tests in this process keep one
-            for _ in range(max(1, (os.cpu_count() or 2) - 1)):
-                _WORKERS.append(threading.Thread(target=_work, daemon=True, name="script-runs"))
-                _WORKERS[-1].start()
-    _QUEUE.put((int(later), next(_ORDER), run))
+    """Queue a run once; a later one (a batch) is sent when a test first waits, after every run queued by then."""
+    if key in _RUNS:
+        return
+    _RUNS[key] = len(_RUNS)
+    order = json.dumps({"n": _RUNS[key], "argv": list(argv), "cwd": str(cwd), "env": env}) + "\n"
+    if later:
+        _LATER.append(order)
+    else:
+        _send(order)
+
+
+def _wait(key: object) -> Result:
+    """Wait until the helper has run this queued run; return its result."""
+    while _LATER:
+        _send(_LATER.pop(0))
+    n = _RUNS[key]
+    while n not in _DONE:
+        line = _helper().stdout.readline()
+        if not line:
+            return Result(None, "", f"[could not run: the helper process ended with {_helper().poll()}]")
+        _DONE.add(int(line))
+    return Result(*json.loads(Path(_HELPER["folder"].name, f"{n}.json").read_text(encoding="utf-8")))
 
 
 def _table_run(script: str, variant: str) -> tuple[tuple[str, ...], Path, dict]:
@@ -173,7 +154,7 @@ def _table_run(script: str, variant: str) -> tuple[tuple[str, ...], Path, dict]:
     return argv, cwd, ENV | {"PYTHONHASHSEED": hashseed}
 
 
-_DRIVER = """\
+_BATCH = """\
 import contextlib, io, json, runpy, sys, traceback
 results = {}
 for name, path, *args in json.loads(sys.argv[1]):
@@ -197,40 +178,29 @@ sys.__stdout__.write(json.dumps(results))
 
 def queue_batch(key: str, runs: list[tuple[str, str, tuple[str, ...]]], cwd: Path, env: dict) -> None:
     """Queue one fresh interpreter that runs each (name, path of a Python file, arguments) of runs in turn as __main__
-    (see _DRIVER), from cwd with env; batch_result(key, name) reads each one's (exit code, stdout, stderr)."""
-    argv = ("-c", _DRIVER, json.dumps([[name, path, *args] for name, path, args in runs]))
+    (see _BATCH), from cwd with env; batch_result(key, name) reads each one's (exit code, stdout, stderr)."""
+    argv = ("-c", _BATCH, json.dumps([[name, path, *args] for name, path, args in runs]))
     _start(("batch", key), argv, cwd, env, later=True)
 
 
 def batch_result(key: str, name: str) -> Result:
     """(returncode, stdout, stderr) of one file of a batch queued by queue_batch."""
-    _execute(_RUNS["batch", key])
-    driver = _RUNS["batch", key].result
+    driver = _wait(("batch", key))
     try:
         return Result(*json.loads(driver.stdout)[name])
     except (ValueError, KeyError, TypeError):
         return Result(None, driver.stdout[-2000:], driver.stderr + f"\n[the driver of {key!r} reported no {name!r}]")
 
 
-BATCH_HALVES = 2  # each BATCHED variant runs as this many batches, so that two workers can run them at once
-
-
-def _half(script: str) -> int:
-    """Which batch of its variant a script runs in: the numbered scripts split in BATCH_HALVES runs of neighbours."""
-    return NUMBERED.index(script) * BATCH_HALVES // len(NUMBERED)
-
-
-def _queue_variant(variant: str, script: str) -> str:
-    """Queue the batch of a BATCHED variant that holds this script (each script with that variant's arguments);
-    return the batch's key."""
-    runs, half = [], _half(script)
-    for other in NUMBERED:
-        if variant in variants(other) and _half(other) == half:
-            argv, cwd, env = _table_run(other, variant)
-            runs.append((other, str(cwd / argv[0]), argv[1:]))
-    key = f"{variant} {half + 1}/{BATCH_HALVES}"
-    queue_batch(key, runs, cwd, env)
-    return key
+def _queue_variant(variant: str) -> str:
+    """Queue the batch of a BATCHED variant (every script that has it, with that variant's arguments); return its key."""
+    runs = []
+    for script in NUMBERED:
+        if variant in variants(script):
+            argv, cwd, env = _table_run(script, variant)
+            runs.append((script, str(cwd / argv[0]), argv[1:]))
+    queue_batch(variant, runs, cwd, env)
+    return variant
 
 
 def prefetch(*scripts: str) -> None:
@@ -239,7 +209,7 @@ def prefetch(*scripts: str) -> None:
     for script in scripts or NUMBERED:
         for variant in variants(script):
             if variant in BATCHED:
-                _queue_variant(variant, script)
+                _queue_variant(variant)
             else:
                 _start((script, variant), *_table_run(script, variant))
 
@@ -248,10 +218,9 @@ def result(script: str, variant: str = "root") -> Result:
     """(returncode, stdout, stderr) of one run of the table, e.g. result("06_evaluation.py", "seed 1")."""
     run = _table_run(script, variant)  # KeyError for a run the table does not have
     if variant in BATCHED:
-        return batch_result(_queue_variant(variant, script), script)
+        return batch_result(_queue_variant(variant), script)
     _start((script, variant), *run)
-    _execute(_RUNS[script, variant])
-    return _RUNS[script, variant].result
+    return _wait((script, variant))
 
 
 def _table_key(argv: tuple[str, ...], cwd: Path, env: dict) -> tuple[str, str] | None:
@@ -282,8 +251,21 @@ def command(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> Result:
         return result(*table)
     key = ("command", argv, str(cwd), tuple(sorted(env.items())))
     _start(key, argv, cwd, env)
-    _execute(_RUNS[key])
-    return _RUNS[key].result
+    return _wait(key)
+
+
+def to_closed_pipe(*argv: str, cwd: Path = ROOT) -> Result:
+    """Run `python3 argv...` with stdout a pipe whose reader has already gone, as `... | head` is once head has
+    exited; (returncode, "", stderr). The reader is closed before the child starts, so the child's first write to
+    stdout fails, whatever the machine's speed."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run([sys.executable, *argv], cwd=cwd, env=ENV, stdout=writer, stderr=subprocess.PIPE,
+                              encoding="utf-8", timeout=TIMEOUT)
+    finally:
+        os.close(writer)
+    return Result(done.returncode, "", done.stderr)
 
 
 def sections(out: str) -> dict[str, str]:
@@ -335,16 +317,18 @@ def in_process(path: str | Path, *args: str) -> Result:
 
 @atexit.register
 def _stop() -> None:
-    """Start nothing more, kill what still runs (and give up its claim: another test process may still need it), and
-    remove the temporary folders."""
-    _STOPPED.set()
-    with _LOCK:
-        for run in _RUNS.values():
-            run.claimed = True  # a queued run stays unstarted
-            if run.process is not None and run.process.poll() is None:
-                run.process.kill()
-                run.shared.with_suffix(".claim").unlink(missing_ok=True)
+    """End the helper and whatever it still runs (its whole process group), and remove the temporary folders."""
+    process = _HELPER.get("process")
+    if process is not None:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        process.stdin.close()
+        process.stdout.close()
+        _HELPER["folder"].cleanup()
     _ELSEWHERE.cleanup()
-    if "_SHARED_OWNER" in globals():
-        _SHARED_OWNER.cleanup()
 
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--drive"]:
+    drive(sys.argv[2])

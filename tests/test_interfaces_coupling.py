@@ -125,6 +125,28 @@ class Rule(unittest.TestCase):
     def test_anthropic(self):
         self.check(Anthropic(), ANTHROPIC_CASES)
 
+    def test_a_reply_right_after_a_reply(self):
+        # the message after a calling reply is where its results belong, but an assistant message there is no
+        # answer: it is a reply of its own, whose calls the rule checks too (and never takes for the first's results)
+        self.check(OpenAI(), [
+            ("the second answered", [USER, o_calls("a"), o_calls("b"), o_result("b")],
+             [("messages[1] calls a", 'messages[2] (role "assistant") comes next')]),
+            ("neither answered", [USER, o_calls("a"), o_calls("b")],
+             [("messages[1] calls a", 'messages[2] (role "assistant") comes next'),
+              ("messages[2] calls b", "conversation ends")]),
+            ("both answered after the second", [USER, o_calls("a"), o_calls("b"), o_result("a"), o_result("b")],
+             [("messages[1] calls a", 'messages[2] (role "assistant") comes next'),
+              ("messages[3] answers a", "messages[2] did not call")])])
+        self.check(Anthropic(), [
+            ("the second answered", [USER, a_calls("t1"), a_calls("t2"), a_results("t2")],
+             [("messages[1] calls t1", 'messages[2] (role "assistant") comes next')]),
+            ("neither answered", [USER, a_calls("t1"), a_calls("t2")],
+             [("messages[1] calls t1", 'messages[2] (role "assistant") comes next'),
+              ("messages[2] calls t2", "conversation ends")]),
+            ("both answered after the second", [USER, a_calls("t1"), a_calls("t2"), a_results("t1", "t2")],
+             [("messages[1] calls t1", 'messages[2] (role "assistant") comes next'),
+              ("messages[3] answers t1", "messages[2] did not call")])])
+
     def test_not_a_list(self):
         for value in (None, {"role": "user"}, "messages", 5):
             for dialect in (OpenAI(), Anthropic()):

@@ -1025,6 +1025,27 @@ class Demos(unittest.TestCase):
         self.assertIn("the server stopped after page 3 of 10 and sent 0 responses to the cancelled call",
                       self.primitives)
 
+    def test_a_slow_host_still_stops_the_export_at_the_page_it_saw(self):
+        """Demo 5's order of events is fixed by construction: a page starts when the host has seen the last one,
+        so a host that takes its time (a busy machine) stops the export at the same page."""
+        steps, clock, seen = [], interfaces.PageClock(), []
+        server = MCPServer(ToolRegistry(interfaces._extra_tools(ToolRegistry(), steps, clock)))
+        self.addCleanup(server.close)
+        client = MCPClient(InProcess(server.session()))
+        self.addCleanup(client.close)
+        client.initialize()
+
+        def slow_follow(progress: dict) -> bool:
+            seen.append(progress["progress"])
+            if len(seen) == 3:
+                threading.Event().wait(0.1)  # the user is slow to press stop: a paced tool must not run on meanwhile
+                return False
+            clock.tick(progress["progress"])
+            return True
+        with self.assertRaises(interfaces.Cancelled):
+            client.call_tool("export_directory", {"pages": 10}, on_progress=slow_follow)
+        self.assertEqual((seen, steps), ([1, 2, 3], [1, 2, 3]))
+
     def test_demo_primitives_requests_to_the_host_are_shown_then_answered(self):
         shown = re.findall(r"(?m)^  (sampling|elicitation) +shown: (.*)$", self.primitives)
         self.assertEqual([kind for kind, _ in shown], ["sampling", "elicitation"])

@@ -303,6 +303,19 @@ class ForcedThenAuto(unittest.TestCase):
         run_agent(lm, REGISTRY, QUESTION, tool_choice="get_incident")
         self.assertEqual([rule_in(p) for p in lm.prompts], [True, True, False])
 
+    def test_one_forced_call_that_succeeds_is_enough(self):
+        # a turn that makes the forced call twice, once for an incident that does not exist: one succeeded, so the
+        # next request is auto again, whichever of the two came first
+        bad = call_text("get_incident", {"code": "E-9999"})
+        for choice in ("required", "get_incident"):
+            for reply, oks in ((bad + INCIDENT, [False, True]), (INCIDENT + bad, [True, False])):
+                with self.subTest(choice=choice, oks=oks):
+                    lm = ScriptedLM([reply, "It was a tree branch."])
+                    t = run_agent(lm, REGISTRY, QUESTION, tool_choice=choice, max_steps=2)
+                    self.assertEqual([c.ok for c in t.calls], oks)
+                    self.assertEqual([rule_in(p) for p in lm.prompts], [True, False])
+                    self.assertEqual((t.stop_reason, t.final_answer), ("final_answer", "It was a tree branch."))
+
     def test_none_holds_and_refuses(self):
         lm = ScriptedLM([INCIDENT, "I cannot look it up."])
         t = run_agent(lm, REGISTRY, QUESTION, tool_choice="none")

@@ -89,6 +89,26 @@ class Clock(unittest.TestCase):
                                                            "invalid_arguments"])
         self.assertEqual((wall, clock.busy_ms), (200, 200))
 
+    def test_a_call_that_fails_while_running_costs_its_time(self):
+        # the tool ran, then raised: the registry reports execution_error, and the clock counts its 200 ms all the
+        # same. Two failing writes and a good one, each in a batch of its own: 3 x 200 waited, 3 x 200 of work.
+        clock = SimulatedClock()
+
+        def explode(key: str) -> str:
+            """Write a key, and fail.
+
+            Args:
+                key: what to write
+            """
+            raise OSError(f"disk full writing {key}")
+
+        registry = ToolRegistry([clock.timed(tool_from_function(write), 200),
+                                 clock.timed(tool_from_function(explode), 200)])
+        t = run_agent(one_reply([("explode", {"key": "a"}), ("write", {"key": "b"}), ("explode", {"key": "c"})]),
+                      registry, "q")
+        self.assertEqual([c.error_kind for c in t.calls], ["execution_error", None, "execution_error"])
+        self.assertEqual((clock.wall_ms(t, 4), clock.busy_ms), (600, 600))
+
     def test_timed_tool_keeps_its_result_and_kind_and_never_sleeps(self):
         clock = SimulatedClock()
         began = time.perf_counter()

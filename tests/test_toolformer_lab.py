@@ -461,6 +461,47 @@ class HandMadeCandidates(unittest.TestCase):
         self.assertEqual(summary, (0.3, 0.2, 1, 1, 0))
 
 
+class HandMadeTexts(unittest.TestCase):
+    """Steps 1 and 2 on texts written here: which candidates are gold, and what a failed call leaves as its result."""
+
+    def test_gold_is_the_texts_own_call_where_needs_call_says(self):
+        def capacity(sentence: str, needed: tuple[int, ...]) -> tl.Text:
+            return tl.Text(tl.tokenize(sentence), "capacity", needed, {"a": 30, "b": 12})
+        # Substation0 SS1 -2 9 3 has4 two5 transformers6 of7 30 8 and9 12 10 megawatts11 ,12 so13 its14 capacity15 is16
+        # 42 17; Today0 is1 Thursday2 ,3 October4
+        table = [  # (text, the text's own call the rules write, its gold candidates as (position, call))
+            (capacity("Substation SS-9 has two transformers of 30 and 12 megawatts, so its capacity is 42 megawatts.",
+                      (17,)), "Calculator(30 + 12)", [(17, "Calculator(30 + 12)")]),
+            # the rules write Calculator(30 + 12) for this text too, but no place in it needs a call: not gold
+            (capacity("Substation SS-9 has two transformers of 30 and 12 megawatts.", ()), "Calculator(30 + 12)", []),
+            (tl.Text(tl.tokenize("The vendor Ashholt was founded in a barn."), "vendor", (), {"vendor": "Ashholt"}),
+             'QA("Who founded Ashholt?")', []),
+            (tl.Text(tl.tokenize(f"Today is {tl.TODAY}, and the crews are out."), "date", (2, 4), {}), "Calendar()",
+             [(2, "Calendar()"), (4, "Calendar()")]),
+        ]
+        for text, own, gold in table:
+            with self.subTest(text=tl.detokenize(text.tokens)):
+                candidates = tl.candidate_calls([text])
+                self.assertIn(own, [c.call for c in candidates])
+                self.assertEqual([(c.position, c.call) for c in candidates if c.gold], gold)
+
+    def test_a_failed_candidate_keeps_its_error_kind_as_its_result(self):
+        table = [  # (tool, arguments, the result step 3 scores: the value, or "error: <error kind>")
+            ("Calculator", {"expression": "120 + 85"}, "205"),
+            ("QA", {"question": "Who founded Ashholt?"}, "Tove Belwick"),
+            ("Calendar", {}, tl.TODAY),
+            ("Calculator", {"expression": "1 / 0"}, "error: execution_error"),  # raised while running
+            ("QA", {"question": "Who founded Nowhere?"}, "error: execution_error"),  # no such vendor: LookupError
+            ("Calculator", {}, "error: invalid_arguments"),  # expression is required
+            ("Search", {"query": "Ashholt"}, "error: unknown_tool"),
+        ]
+        candidates = [tl.Candidate(0, 1, tool, arguments, False) for tool, arguments, _ in table]
+        tl.execute_candidates(candidates, tl.toolformer_registry())
+        for c, (tool, arguments, result) in zip(candidates, table):
+            with self.subTest(tool=tool, arguments=arguments):
+                self.assertEqual(c.result, result)
+
+
 # --- 5. The pipeline: candidates, the megawatt and Ashholt sentences, the sweep, retraining ---
 
 class Pipeline(unittest.TestCase):

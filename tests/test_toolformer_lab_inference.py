@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for lab_results, how
 
 import lab_results  # noqa: E402
 from test_toolformer_lab_demos import table  # noqa: E402 - the same table reader as the demos' figures
+import tool_core  # noqa: E402
 import toolformer_lab as tl  # noqa: E402
 
 SEED, TAU = 0, 0.5
@@ -177,6 +178,9 @@ class DecodingRules(unittest.TestCase):
             # inside a call, no second '[': after 'Calendar (' the model saw '[' twice, ')' once
             (("q [ Calendar ( [", "q [ Calendar ( [", "q [ Calendar ( ) -> d ]"), ["q"],
              ["[", "Calendar", "(", ")", "->", *tl.tokenize(TODAY), "]"]),
+            # ... and no ']': after 'Calendar (' it saw ']' twice, ')' once, but closing the call is the harness's job
+            (("q [ Calendar ( ] ]", "q [ Calendar ( ] ]", "q [ Calendar ( ) -> d ]"), ["q"],
+             ["[", "Calendar", "(", ")", "->", *tl.tokenize(TODAY), "]"]),
         ]
         for sentences, prompt, expected in table_:
             with self.subTest(sentences=sentences):
@@ -197,6 +201,16 @@ class DecodingRules(unittest.TestCase):
         self.assertIsNone(tl.call_rank(lm, ["p"], 1))
         self.assertEqual(tl.decode_with_tools(lm, ["p"], self.registry, k=1).tokens, ["w"])
         self.assertEqual(tl.decode_with_tools(lm, ["p"], self.registry, k=2).tokens[:2], ["[", "Calendar"])
+
+    def test_the_marks_that_close_a_call_do_not_outrank_the_one_that_opens_it(self):
+        # after 'p': a closing mark twice, '[' once. The model never writes '->' or ']' outside a call, so neither
+        # stands before '[': '[' is the likeliest token it may write (rank 0), and k = 1 opens the call
+        for mark in ("->", "]"):
+            with self.subTest(mark=mark):
+                lm = tiny(f"p {mark} x", f"p {mark} x", "p [ Calendar ( ) -> d ]")
+                self.assertEqual(tl.call_rank(lm, ["p"], 1), 0)
+                self.assertEqual(tl.decode_with_tools(lm, ["p"], self.registry, k=1).tokens,
+                                 ["[", "Calendar", "(", ")", "->", *tl.tokenize(TODAY), "]"])
 
     def test_a_bad_call_is_counted_never_raised(self):
         table_ = [  # (sentence, error kind, what the harness writes after '->')
@@ -498,6 +512,66 @@ class ToolkenToolMode(unittest.TestCase):
         self.assertEqual(tl.fill_arguments(demo, (120, 85), "The crew strung 40 and 9 meters".split()), ["40", "9"])
         # 'crew strung' is nowhere in the second question; '120 and' finds '11 and', any number standing for one
         self.assertEqual(tl.fill_arguments(demo, (120, 85), "We logged 11 and 7 faults".split()), [None, "7"])
+
+    def test_a_failed_tool_ends_decoding(self):
+        # the patio question: the model predicts [square] first (test_the_result_fills_exactly_the_places_the_loss_skips);
+        # here square fails while running, so nothing is written for it and decoding stops, its error in the mode
+        registry = tool_core.ToolRegistry()
+
+        @registry.tool(read_only=True)
+        def square(x: int) -> int:
+            """Return x * x.
+
+            Args:
+                x: the side of the square
+            """
+            raise tool_core.ToolExecutionError("the calculator is down", status=503)
+
+        decoded = tl.decode_with_toolkens(self.frozen, self.head, self.context, registry, max_tokens=8)
+        self.assertEqual((decoded.tokens, decoded.writers), ([], []))
+        (mode,) = decoded.modes
+        self.assertEqual((mode.call, mode.result.ok, mode.result.error_kind), ("[square](16)", False, "execution_error"))
+
+
+class FixedWords:
+    """A frozen model that always finds one word likeliest, with a set probability."""
+
+    def __init__(self, word: str, p: float):
+        self.word, self.p = word, p
+
+    def most_likely(self, context: list[str]) -> str:
+        return self.word
+
+    def prob(self, word: str, context: list[str]) -> float:
+        return self.p if word == self.word else 0.0
+
+
+class FixedHead:
+    """A toolken head with set probabilities for <word> and each toolken, whatever the context."""
+
+    def __init__(self, probs: dict[str, float]):
+        self.probs = probs
+
+    def prob(self, label: str, context: list[str]) -> float:
+        return self.probs[label]
+
+    def toolkens(self) -> set[str]:
+        return set(self.probs) - {"<word>"}
+
+
+class ToolkenSoftmax(unittest.TestCase):
+    def test_a_word_is_scaled_by_the_head_and_a_toolken_is_not(self):
+        # eq. 1, one softmax over words and toolkens: P(word) = P(<word>) * P_frozen(word), P(toolken) = the head's
+        table = [  # (P(<word>), P_frozen(w), P([t])) -> (label, its probability), worked out by hand
+            ((0.6, 0.5, 0.4), ("[t]", 0.4)),  # w: 0.6 * 0.5 = 0.30 < 0.4, though 0.6 and 0.5 are each above 0.4
+            ((0.6, 0.9, 0.4), ("w", 0.54)),  # w: 0.6 * 0.9 = 0.54 > 0.4
+            ((0.2, 0.9, 0.3), ("[t]", 0.3)),  # w: 0.18
+        ]
+        for (p_word, p_frozen, p_tool), (label, p) in table:
+            with self.subTest(p_word=p_word, p_frozen=p_frozen, p_tool=p_tool):
+                got = tl.next_label(FixedWords("w", p_frozen), FixedHead({"<word>": p_word, "[t]": p_tool}), ["x"])
+                self.assertEqual(got[0], label)
+                self.assertAlmostEqual(got[1], p, places=12)
 
 
 if __name__ == "__main__":
