@@ -780,7 +780,8 @@ def decode_ast(result: JSON, mode: str, language: str = "python") -> JSON:
     prompt: the text is stripped of backticks, newlines and spaces, put in [ ], and parsed as
     calls of the language (Python by its ast, Java and JavaScript as bfcl's tree-sitter parsers
     read them). fc: a list of {name: "<JSON arguments>"} (OpenAI's and Claude's handlers), each
-    argument string decoded with json.loads; anything else fails.
+    argument string decoded with json.loads; anything else fails. Text nested too deeply for a
+    reader (MAX_NESTING for Java and JavaScript, Python's own parser limits) fails too, never a RecursionError.
     Example: decode_ast("[add(a=2, b=3)]", "prompt") -> [{'add': {'a': 2, 'b': 3}}]
     """
     if mode == "fc":
@@ -1877,9 +1878,10 @@ def _substitution_end(source: str, at: int, nesting: int = 0) -> int:
 # "[" * 170 reached the recursion limit (1,000 frames) as a RecursionError where a DecodeError was
 # promised. As CPython's parser counts its level in every rule (and refuses 200 nested brackets),
 # these readers count theirs: the parser rules open at once, the templates inside templates, the
-# levels of a Java value's tree (written back by recursion). About 3 frames a rule, so 100 stays
-# far from the limit; a bracket opens two or three rules (a value, an operand), and BFCL's data
-# nests under 10 levels. A departure: tree-sitter reads deeper text.
+# levels of a Java value's tree (written back by recursion). A rule costs 3 to 5 frames, so 100
+# rules stay under 500 frames, half the limit; a bracket opens two or three rules (a value, an
+# operand), so about 33 brackets pass, and BFCL's data nests under 10. A departure: tree-sitter
+# reads deeper text.
 MAX_NESTING = 100
 
 
@@ -2768,8 +2770,12 @@ def _retry_wait(headers, attempt: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     """The command line: grade one result file, or a whole result folder, as bfcl evaluate does (see --help)."""
     import argparse
+    import os
     import sys
-    parser = argparse.ArgumentParser(prog="bfcl_lab.py", description="Grade BFCL results as bfcl evaluate does.")
+    # the command as the user typed it: bfcl_lab.py, or the console command tool-use-lab-bfcl (sys.argv[0], when the
+    # arguments come from sys.argv)
+    prog = os.path.basename(sys.argv[0]) if argv is None else "bfcl_lab.py"
+    parser = argparse.ArgumentParser(prog=prog, description="Grade BFCL results as bfcl evaluate does.")
     sub = parser.add_subparsers(dest="command", required=True)
     grade = sub.add_parser("grade", help="grade result files (one file, or a folder as bfcl generate writes it)",
                            description="python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS (POSSIBLE_ANSWERS "
@@ -2802,7 +2808,7 @@ def main(argv: list[str] | None = None) -> int:
                     write_scores(args.score_dir, model, score)
             write_non_live_csv(args.score_dir, scores)
     except GradeError as exc:
-        print(f"bfcl_lab.py grade: {exc}", file=sys.stderr)
+        print(f"{prog} grade: {exc}", file=sys.stderr)
         return 2
     print(format_scores(scores, header, args.failures))
     return 0

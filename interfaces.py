@@ -1020,13 +1020,35 @@ def _read_arguments(name: str, raw: JSON) -> dict | ParseError:
     return raw
 
 
-def _read_call(name: JSON, raw_arguments: JSON, call_id: str) -> ToolCall | ParseError:
-    """Read one call of a native turn: a ToolCall, or the ParseError its arguments earn; either keeps its id."""
+def _read_call(name: JSON, raw_arguments: JSON, call_id: JSON) -> ToolCall | ParseError:
+    """Read one call of a native turn: a ToolCall, or the ParseError its name, id or arguments earn; either keeps its id."""
+    refused = _bad_name(name, raw_arguments, call_id)
+    if refused is not None:
+        return refused
     arguments = _read_arguments(name, raw_arguments)
     if isinstance(arguments, ParseError):
         arguments.id = call_id
         return arguments
     return ToolCall(name, arguments, id=call_id)
+
+
+def _bad_name(name: JSON, raw_arguments: JSON, call_id: JSON) -> ParseError | None:
+    """Refuse a native call whose name is not a non-empty string, or whose id is not a string, as bad_name.
+
+    Prevents: {"name": 5}, "" or [1] read as a call (the text protocol's parser says bad_name for the
+    same call: one verdict in every dialect), and an id 5 or null kept, which no result could name
+    (results are matched to calls by their string ids). Rows: ReadingCallsAndResults in tests/test_interfaces.py.
+    Example: (5, "{}", "c1") -> ParseError('bad_name', 'the call has "name": 5; ...', id='c1')
+    """
+    if isinstance(call_id, str) and isinstance(name, str) and name.strip():
+        return None
+    raw = show({"name": name, "arguments": raw_arguments, "id": call_id}, 200)  # nothing the model wrote is lost
+    if not isinstance(call_id, str):
+        return ParseError("bad_name", f"the call has the id {show(call_id)}; a call's id must be a string, which "
+                          "its result names.", raw=raw)
+    got = 'no "name"' if name is None else f'"name": {show(name)}'
+    return ParseError("bad_name", f'the call has {got}; "name" must be the name of a listed tool, as a string.',
+                      raw=raw, id=call_id)
 
 
 def _blocks(content: JSON) -> list[dict]:
@@ -1400,12 +1422,23 @@ class Qwen(TextProtocol):
         return "\n".join(([text] if text else []) + blocks)
 
     def results(self, pairs: list[tuple[ToolCall, ToolResult]]) -> str:
-        return "\n".join(f"<tool_response>\n{r.text if r.ok else 'Error: ' + r.text}\n</tool_response>" for _, r in pairs)
+        return "\n".join(f"<tool_response>\n{_escape_response(r.text if r.ok else 'Error: ' + r.text)}\n</tool_response>"
+                         for _, r in pairs)
 
-    def read_results(self, message: str) -> dict[str, ToolResult]:
-        bodies = re.findall(r"<tool_response>\n?(.*?)\n?</tool_response>", message, re.DOTALL)
-        return {f"call_{n}": _read_result(b[len("Error: "):], True) if b.startswith("Error: ") else _read_result(b, False)
-                for n, b in enumerate(bodies, 1)}
+    def read_results(self, message: str, calls: list[ToolCall] | None = None) -> dict[str, ToolResult]:
+        """Read the <tool_response> blocks, keyed by the ids of the calls they answer (call_1, call_2, ... without calls).
+
+        subtle: a response names no call; the n-th answers the n-th call, so with calls given, a count that
+        differs from theirs is a ValueError (one result too many or too few would shift every later one).
+        """
+        bodies = [_unescape_response(b) for b in re.findall(r"<tool_response>\n?(.*?)\n?</tool_response>", message,
+                                                            re.DOTALL)]
+        ids = [f"call_{n}" for n in range(1, len(bodies) + 1)] if calls is None else [c.id for c in calls]
+        if len(bodies) != len(ids):
+            raise ValueError(f"{len(bodies)} <tool_response> blocks for {len(ids)} calls: Qwen's results carry no ids, "
+                             "so each call needs exactly one, in call order")
+        return {i: _read_result(b[len("Error: "):], True) if b.startswith("Error: ") else _read_result(b, False)
+                for i, b in zip(ids, bodies)}
 
     def prompt(self, tools: typing.Iterable[Tool], system: str = "") -> str:
         """Write the system turn the Qwen3 template renders: # Tools, the <tools> block, the call format."""
@@ -1424,6 +1457,26 @@ class Qwen(TextProtocol):
         """Write one turn as the template does (results go in a user turn). Example: ('user', 'Hi') ->
         '<|im_start|>user\\nHi<|im_end|>\\n'"""
         return f"<|im_start|>{role}\n{content}<|im_end|>\n"
+
+
+_RESPONSE_CLOSE = re.compile(r"<(\\*)/tool_response>")
+_RESPONSE_CLOSE_ESCAPED = re.compile(r"<\\(\\*)/tool_response>")
+
+
+def _escape_response(text: str) -> str:
+    """Keep a result from closing its own <tool_response> block, as the text protocol does for <tool_result>.
+
+    Prevents: a result holding "a</tool_response>\\n<tool_response>b" read back as two results, every
+    later result then given to the wrong call. Each "</tool_response>" gains a backslash, and so does
+    each already escaped one, so that _unescape_response gives back exactly the text written (the
+    Qwen3 template itself writes the text raw: a departure). Example: 'a</tool_response>' -> 'a<\\/tool_response>'
+    """
+    return _RESPONSE_CLOSE.sub(r"<\\\1/tool_response>", text)
+
+
+def _unescape_response(text: str) -> str:
+    """Undo _escape_response. Example: 'a<\\/tool_response>' -> 'a</tool_response>'"""
+    return _RESPONSE_CLOSE_ESCAPED.sub(r"<\1/tool_response>", text)
 
 
 DIALECTS: list[Dialect] = [OpenAI(), OpenAI(strict=True), Anthropic(), MCP(), TextProtocol(), Qwen()]
@@ -2182,11 +2235,14 @@ class MCPSession:
 
     def ask(self, method: str, params: dict, related: JSON = None, call: "MCPCall | None" = None,
             timeout: float = 60.0) -> dict:
-        """Send a request to the client and wait for its result; a refusal or error is raised as MCPRefused."""
+        """Send a request to the client and wait for its result; a refusal or error is raised as MCPRefused.
+
+        The wait ends at `timeout`, or earlier at the deadline of the call it belongs to (see MCPCall.expire).
+        """
         request_id = f"server-{secrets.token_hex(4)}"  # never equal to a client's id: the two sides count apart
-        waiter = _Waiter(call)
-        with self.lock:
-            self.asked[request_id] = waiter
+        waiter = _Waiter(call, method)
+        if not self._expect(request_id, waiter):
+            raise MCPRefused(f"{method}: not sent, the call's deadline has passed (nobody waits for its answer)")
         message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
         try:
             if not self.send(message, related, keep=False):
@@ -2199,7 +2255,8 @@ class MCPSession:
         if reply is None:
             if call is not None and call.cancelled:
                 raise Cancelled(call.reason)
-            raise MCPRefused(f"{method}: the client did not answer within {timeout:g} s")
+            waited = "before the call's deadline" if call is not None and call.expired else f"within {timeout:g} s"
+            raise MCPRefused(f"{method}: the client never answered {waited}")
         if "error" in reply:
             error = reply["error"] if isinstance(reply["error"], dict) else {}
             raise MCPRefused(f"{method} was refused by the client: {error.get('message', show(reply['error']))} "
@@ -2208,6 +2265,15 @@ class MCPSession:
         if not isinstance(result, dict):
             raise MCPRefused(f"{method}: the client's result is {tool_core.describe(result)}, not an object")
         return result
+
+    def _expect(self, request_id: str, waiter: "_Waiter") -> bool:
+        """Register a request that waits for the client's answer, unless its call has expired (checked under the
+        lock MCPCall.expire takes: a request is either ended with the others or never sent)."""
+        with self.lock:
+            if waiter.call is not None and waiter.call.expired:
+                return False
+            self.asked[request_id] = waiter
+        return True
 
     def ping(self, timeout: float = 10.0) -> None:
         """Ping the client (the server side of "ping both ways"); raises MCPRefused if it does not answer."""
@@ -2218,7 +2284,8 @@ class MCPSession:
 
         subtle: a thread cannot be killed, so a hung tool keeps its worker; a pool per session
         keeps that from starving the other sessions, and tells "still running" from "never ran".
-        A cancelled call stops waiting at once (its answer is never sent).
+        A cancelled call stops waiting at once (its answer is never sent); one still waiting for the client at
+        the timeout has that wait ended (MCPCall.expire), so the tool returns and frees its worker.
         """
         from concurrent.futures import ThreadPoolExecutor
         with self.lock:
@@ -2231,6 +2298,10 @@ class MCPSession:
             return future.result()
         if call is not None and call.cancelled:
             return ToolResult(False, error_kind="execution_error", message=f"{tool.name} was cancelled")
+        if call is not None and (unanswered := call.expire()):
+            return ToolResult(False, error_kind="execution_error", retryable=True, message=(
+                f"{tool.name} did not finish within {timeout:g} s: the client never answered its "
+                f"{' and '.join(unanswered)} request, so the call was given up there. Calling it again asks again."))
         if future.cancel():
             return ToolResult(False, error_kind="execution_error", retryable=True, message=(
                 f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} calls "
@@ -2451,11 +2522,18 @@ def _templates_list(session: MCPSession, params: dict, request_id: JSON) -> dict
     return listing(session, params, "resourceTemplates", session.server.templates, lambda t: t.entry(session.version))
 
 
+MAX_URI_CHARS = 2048  # the longest URI read or subscribed to: a session kept subscriptions of 900 kB each
+MAX_SUBSCRIPTIONS = 100  # the resources one session may subscribe to: one session held 40 subscriptions (36 MB)
+
+
 def _uri_param(params: dict) -> str:
     uri = params.get("uri")
     if not isinstance(uri, str) or not uri:
         raise RPCError(INVALID_PARAMS, f"Invalid params: uri must be a resource URI such as 'cardinal://teams/firmware', "
                                        f"got {show(uri)}")
+    if len(uri) > MAX_URI_CHARS:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: the uri is {len(uri):,} characters, over the limit of "
+                                       f"{MAX_URI_CHARS:,}; list the resources with resources/list")
     return uri
 
 
@@ -2466,11 +2544,22 @@ def _resources_read(session: MCPSession, params: dict, request_id: JSON) -> dict
 
 @mcp_method("resources/subscribe", "resources")
 def _subscribe(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    uri = _uri_param(params)
-    find_resource(session.server.resources, session.server.templates, uri)  # -32602 for a URI we do not serve
-    with session.lock:
-        session.subscriptions.add(uri)
+    _keep_subscription(session, _uri_param(params))
     return {}
+
+
+def _keep_subscription(session: MCPSession, uri: str) -> None:
+    """Add a URI to the session's subscriptions if resources/read serves it, up to MAX_SUBSCRIPTIONS of them.
+
+    subtle: a template matches any value, and only its reader knows which it serves (Cardinal's teams), so the
+    URI is read, and refused with the error resources/read gives: a subscription costs one read.
+    """
+    read_resource(session.server.resources, session.server.templates, uri)
+    with session.lock:
+        if uri not in session.subscriptions and len(session.subscriptions) >= MAX_SUBSCRIPTIONS:
+            raise RPCError(INVALID_REQUEST, f"Invalid request: this session is subscribed to {MAX_SUBSCRIPTIONS} "
+                                            "resources, the most one session may be; unsubscribe from one first")
+        session.subscriptions.add(uri)
 
 
 @mcp_method("resources/unsubscribe", "resources")
@@ -2883,10 +2972,10 @@ def _in_call(call: "MCPCall | None", function, *args):
 
 
 class _Waiter:
-    """One request of ours to the client, waiting for its response (or for the call to be cancelled)."""
+    """One request of ours to the client, waiting for its response (or for the call to be cancelled or to expire)."""
 
-    def __init__(self, call: "MCPCall | None"):
-        self.call, self.reply, self.event = call, None, threading.Event()
+    def __init__(self, call: "MCPCall | None", method: str):
+        self.call, self.method, self.reply, self.event = call, method, None, threading.Event()
 
     def answer(self, reply: dict | None) -> None:
         self.reply = reply
@@ -2906,6 +2995,7 @@ class MCPCall:
         self.progress_token = meta.get("progressToken")  # only the client's token makes progress notifications
         self.changed = threading.Event()  # set when the call ends or is cancelled
         self.cancelled, self.reason = False, None
+        self.expired = False  # set when its deadline passed (tool_timeout): its requests to the client end (expire)
         self.watching: list[threading.Event] = []  # what wait_for waits on: a cancel sets these too
 
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
@@ -2945,8 +3035,9 @@ class MCPCall:
         ends a wait whose event never comes (a broken demo), with an error instead of a hang.
         """
         with self.session.lock:
-            if not self.cancelled:
-                self.watching.append(go)  # cancel() sets it too, which ends this wait at once
+            if self.cancelled:
+                raise Cancelled(self.reason)
+            self.watching.append(go)  # cancel() sets it too, which ends this wait at once
         if not go.wait(limit) and not self.cancelled:
             raise TimeoutError(f"the next step was not allowed to start within {limit} s")
         if self.cancelled:
@@ -2957,6 +3048,17 @@ class MCPCall:
         and receives the rest, the result included (SEP-1699 "polling"). Elsewhere nothing happens."""
         if self.session.closer is not None:
             self.session.closer(self.request_id)
+
+    def expire(self) -> list[str]:
+        """End the requests to the client this call still waits for, its deadline having passed, and refuse any new
+        one; return their methods. The tool sees MCPRefused and returns, which frees the worker it ran on (an
+        unanswered elicitation held one for ask's 60 s, six times the call's deadline)."""
+        with self.session.lock:
+            self.expired = True
+            waiting = [w for w in self.session.asked.values() if w.call is self]
+        for waiter in waiting:
+            waiter.answer(None)
+        return [w.method for w in waiting]
 
     def sample(self, messages: list[dict], max_tokens: int, **params: JSON) -> dict:
         return sample(self, messages, max_tokens, **params)
@@ -3244,6 +3346,7 @@ class _Stream:
         self.events: list[bytes] = []
         self.done = False
         self.cut = 0  # counts close_stream() calls: the connection writing the stream stops, the stream goes on
+        self.writing = False  # a connection is writing it now (one at a time: two would send each message twice)
         self.ready = threading.Condition()
         if priming:
             self.events.append(f"id: {self.key}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n".encode())
@@ -3264,23 +3367,31 @@ class _Stream:
             self.cut += 1
             self.ready.notify_all()
 
-    def follow(self, start: int, alive: typing.Callable[[], bool], cut: int | None = None) -> typing.Iterator[bytes]:
+    def follow(self, start: int, alive: typing.Callable[[], bool], cut: int | None,
+               check: float) -> typing.Iterator[bytes]:
         """Yield the events from number `start` on as they come, until the stream ends or its connection is cut
-        (a cut after the `cut`-th, by default any from now on)."""
+        (a cut after the `cut`-th, by default any from now on). After `check` quiet seconds, yield b"": the
+        writer then checks that its client is still there (Appendix A, _hung_up)."""
         i, cut = start, self.cut if cut is None else cut
         while True:
             with self.ready:
-                while i >= len(self.events) and not self.done and self.cut == cut and alive():
-                    self.ready.wait(1.0)
+                if i >= len(self.events) and not self.done and self.cut == cut and alive():
+                    self.ready.wait(check)
                 batch, i = self.events[i:], len(self.events)
                 over = self.done or self.cut != cut or not alive()
-            if batch:
+            if batch or not over:
                 yield b"".join(batch)
             if over:
                 return
 
 
 SSE_RETRY_MS = 500  # how long a client waits before reconnecting to a stream the server closed
+STREAM_CHECK_SECONDS = 1.0  # how often a quiet stream checks that its client is still there: one whose client hung
+#                             up held its thread and its events until the session expired (30 minutes)
+MAX_SESSION_STREAMS = 16  # event streams one session may hold (its GET stream and its calls'; twice the calls it
+#                           runs at once): resuming its GET stream again and again opened a thread each, 20 of 20
+MAX_STREAMS = 256  # event streams the server holds in all, a thread and a connection each: many sessions' streams
+#                    would take threads without end
 
 
 class MCPHttpServer(LoopbackServer):
@@ -3300,15 +3411,21 @@ class MCPHttpServer(LoopbackServer):
     server's max_message_bytes (413). A tool the token's scopes do not cover is 403 with an
     insufficient_scope challenge, the JSON-RPC error in its body. Sessions idle for
     `session_idle` seconds expire; at most `max_sessions` live at once (503 past that).
+    Streams (the hardening after the idea): each is written to one connection at a time (409 for a
+    second, a resumption too); a session holds at most `max_session_streams` (a GET past that: 409,
+    a call: answered whole, without a stream), the server `max_streams` (503); a stream whose client
+    hung up is forgotten (a write failed, or a check every `stream_check` quiet seconds found it gone).
     """
 
     software = "CardinalMCP/1.0"
 
     def __init__(self, server: MCPServer, path: str = "/mcp", *, read_timeout: float = READ_TIMEOUT,
-                 session_idle: float = 1800.0, max_sessions: int = 100):
+                 session_idle: float = 1800.0, max_sessions: int = 100, max_session_streams: int = MAX_SESSION_STREAMS,
+                 max_streams: int = MAX_STREAMS, stream_check: float = STREAM_CHECK_SECONDS):
         super().__init__(read_timeout=read_timeout)
         self.server, self.path, self.max_body = server, path, server.max_message_bytes
         self.session_idle, self.max_sessions = session_idle, max_sessions
+        self.max_session_streams, self.max_streams, self.stream_check = max_session_streams, max_streams, stream_check
         self.sessions: dict[str, MCPSession] = {}
         self.session_tokens: dict[str, str] = {}
         self.streams: dict[str, _Stream] = {}  # by key: every stream a client may resume
@@ -3360,8 +3477,9 @@ class MCPHttpServer(LoopbackServer):
         if session is None:
             return refusal
         sse = "text/event-stream" in headers.get("Accept", "")
-        if sse and _may_stream(session, message):
-            return self._stream_reply(headers["Mcp-Session-Id"], session, message)
+        if sse and _may_stream(session, message) and \
+                (streamed := self._stream_reply(headers["Mcp-Session-Id"], session, message)) is not None:
+            return streamed  # None past a cap on streams: the call is answered whole, below
         reply = session.handle(message)
         if reply is None:
             return 202, {}, b""
@@ -3376,8 +3494,9 @@ class MCPHttpServer(LoopbackServer):
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
 
-    def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any]:
+    def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any] | None:
         """Run the request on a worker; stream what it sends, then its response (none if it was cancelled).
+        Return None, running nothing, when the session or the server already holds all the streams it may.
 
         subtle: the choice waits for the call's first message. A call that sends nothing before
         its result is answered as plain JSON (a stream would cost the client a thread and a
@@ -3385,6 +3504,9 @@ class MCPHttpServer(LoopbackServer):
         """
         stream = _Stream(sid, priming=session.version >= "2025-11-25")
         with self.lock:
+            if self._streams_full(sid):
+                return None
+            stream.writing = True  # by this POST's connection (a Last-Event-ID of it cannot open a second one)
             self.streams[stream.key] = self.routes[(sid, message["id"])] = stream
         replies = []
 
@@ -3413,11 +3535,14 @@ class MCPHttpServer(LoopbackServer):
                                                                                                      cut=0)
 
     def _follow(self, stream: _Stream, start: int, session: MCPSession, cut: int | None = None) -> typing.Iterator[bytes]:
-        """Write a stream to one connection; forget the stream once all of it was written."""
-        yield from stream.follow(start, lambda: self._httpd is not None and not session.closed, cut)
-        if stream.done:
-            with self.lock:
-                self.streams.pop(stream.key, None)
+        """Write a stream to its one connection; when that ends, free the stream or forget it (_release)."""
+        complete = False
+        try:
+            yield from stream.follow(start, lambda: self._httpd is not None and not session.closed, cut,
+                                     self.stream_check)
+            complete = True
+        finally:  # not complete: the writer stopped early (a write failed, or _hung_up found the client gone)
+            self._release(stream, hung_up=not complete)
 
     def _get(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
         """GET: the session's own event stream, or (with Last-Event-ID) the rest of one whose connection ended."""
@@ -3432,11 +3557,17 @@ class MCPHttpServer(LoopbackServer):
         with self.lock:
             old = self.streams.get(key)
             if old is not None and old.session_id == sid and number.isdigit():
+                if old.writing:
+                    return self._no_stream("that stream is being written to another connection; one at a time, or "
+                                           "each message would be sent twice")
+                old.writing = True
                 return 200, sse, self._follow(old, int(number) + 1, session)
             if sid in self.get_streams:
-                return _http_json(409, rpc_error(None, INVALID_REQUEST, "Conflict: this session already has its GET "
-                                                                        "stream open; one at a time"))
+                return self._no_stream("this session already has its GET stream open; one at a time")
+            if full := self._streams_full(sid):
+                return self._no_stream(*full)
             stream = self.get_streams[sid] = _Stream(sid, priming=session.version >= "2025-11-25")
+            stream.writing = True
             self.streams[stream.key] = stream
         for queued in session.take_outbox():
             stream.put(queued)
@@ -3451,6 +3582,34 @@ class MCPHttpServer(LoopbackServer):
                 if self.get_streams.get(sid) is stream:
                     del self.get_streams[sid]
                 self.streams.pop(stream.key, None)
+
+    def _release(self, stream: _Stream, hung_up: bool) -> None:
+        """Free a stream for another connection once this one ends. One written to its end is forgotten, and so is
+        one whose client hung up (kept, they stayed until the session expired: 30 of 30); one that close_stream()
+        cut waits for its client's GET and Last-Event-ID."""
+        with self.lock:
+            stream.writing = False
+            if stream.done or hung_up:
+                self.streams.pop(stream.key, None)
+        if hung_up:
+            stream.finish()  # its call's messages now wait for the next reply; its requests to the client fail at once
+
+    def _streams_full(self, sid: str) -> tuple[str, int] | None:
+        """Say why no new stream of this session may open, with the status a GET gets then, or None when one may
+        (call with self.lock held). Past the session's cap: 409, as for a second GET stream; past the server's: 503."""
+        if sum(s.session_id == sid for s in self.streams.values()) >= self.max_session_streams:
+            return f"this session holds {self.max_session_streams} event streams, the most one session may", 409
+        if len(self.streams) >= self.max_streams:
+            return f"the server holds {self.max_streams} event streams, the most it keeps; try again later", 503
+        return None
+
+    @staticmethod
+    def _no_stream(reason: str, status: int = 409) -> tuple[int, dict, bytes]:
+        """Refuse a GET's event stream: 409 Conflict, or 503 with Retry-After when the whole server is full."""
+        if status == 409:
+            return _http_json(409, rpc_error(None, INVALID_REQUEST, f"Conflict: {reason}"))
+        status, extra, data = _http_json(503, rpc_error(None, INTERNAL_ERROR, f"Server busy: {reason}"))
+        return status, extra | {"Retry-After": "10"}, data
 
     def _route(self, sid: str, message: dict, related: JSON) -> bool:
         """The session's sink: a message about a request goes on that request's stream (or, when it has none, with
@@ -3742,7 +3901,7 @@ class StreamableHTTP:
         reader, answered = SSEReader(), False
         try:
             for line in response:
-                for event in reader.feed(line.decode("utf-8", "replace").rstrip("\r\n")):
+                for event in reader.feed_text(line.decode("utf-8", "replace")):  # one line, or more ended by a CR
                     answered = answered or _answers(event, request_id)
                     self.inbox.put(event)
         except (OSError, ValueError, http.client.HTTPException):
@@ -3849,6 +4008,19 @@ class SSEReader:
     def __init__(self) -> None:
         self.data: list[str] = []
         self.last_id, self.retry = "", SSE_RETRY_MS
+        self.partial, self.after_cr = "", False  # feed_text: a line not yet ended; a CR that may pair with an LF
+
+    def feed_text(self, text: str) -> list[str]:
+        """Take a piece of the stream as it arrives, cut anywhere; return the events its lines end (see sse_lines).
+
+        Example: 'data: 1\\r' then '\\n\\r\\n' -> [] then ['1'] (a CRLF cut in two is one line break)
+        """
+        if self.after_cr and text.startswith("\n"):
+            text = text[1:]
+        if text:
+            self.after_cr = text.endswith("\r")
+        *lines, self.partial = sse_lines(self.partial + text)
+        return [event for line in lines for event in self.feed(line)]
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its line break); return the event it completes, if any."""
@@ -3872,7 +4044,20 @@ def sse_data(stream: str) -> list[str]:
     Example: 'id: 1\ndata:\n\ndata:{"a":\ndata: 1}\n\n' -> ['{"a":\n1}']
     """
     reader = SSEReader()
-    return [event for line in stream.splitlines() + [""] for event in reader.feed(line)]
+    return [event for line in sse_lines(stream) + [""] for event in reader.feed(line)]
+
+
+_SSE_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def sse_lines(text: str) -> list[str]:
+    """Split text at the line breaks of text/event-stream: CRLF, CR and LF, nothing else; the last item follows the last break.
+
+    Prevents: str.splitlines, which also breaks at U+2028, U+0085, \\f and five more, cutting a JSON
+    string that holds one ('data: {"a": "x\\u2028y"}') in two, the rest of its data lost.
+    Example: 'a\\r\\nb\\u2028c\\rd\\n' -> ['a', 'b\\u2028c', 'd', '']
+    """
+    return _SSE_LINE_BREAK.split(text)
 
 
 def declared_read_only(entry: JSON) -> bool:
@@ -4282,7 +4467,7 @@ def cardinal_primitives(registry: ToolRegistry, spec: dict) -> tuple[list, list,
     return resources, templates, prompts
 
 
-def serve(argv: list[str] | None = None) -> int:
+def serve(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Run the Cardinal MCP server: `python3 interfaces.py serve [--http [--demo]] [--port N]`.
 
     It starts the Cardinal REST backend on loopback, reads the backend key from CARDINAL_API_KEY
@@ -4294,7 +4479,10 @@ def serve(argv: list[str] | None = None) -> int:
     import argparse
     import os
     import sys
-    parser = argparse.ArgumentParser(prog="interfaces.py serve", description=serve.__doc__)
+    # the command as the user typed it, for --help and errors: the console command tool-use-lab-mcp (sys.argv[0], when
+    # the arguments come from sys.argv), or "interfaces.py serve", which the module's __main__ passes
+    prog = prog or (os.path.basename(sys.argv[0]) if argv is None else "interfaces.py serve")
+    parser = argparse.ArgumentParser(prog=prog, description=serve.__doc__)
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     parser.add_argument("--port", type=int, default=8765, help="the HTTP port on 127.0.0.1 (default 8765)")
     parser.add_argument("--demo", action="store_true", help="with --http: the published demo tokens for unset ones")
@@ -4302,7 +4490,7 @@ def serve(argv: list[str] | None = None) -> int:
     if args.http:
         tokens, problem = http_tokens(os.environ, args.demo)
         if problem:
-            print(f"interfaces.py serve: {problem}", file=sys.stderr)
+            print(f"{prog}: {problem}", file=sys.stderr)
             return 2
     backend = CardinalServer(CardinalAPI(os.environ.get("CARDINAL_API_KEY") or None)).start()
     try:
@@ -5910,6 +6098,8 @@ def demo_bad_input() -> str:
 SANDBOX_BUILTINS = ("len", "sorted", "min", "max", "sum", "range", "str", "int", "round", "abs")
 MAX_SOURCE, MAX_NESTING = 10_000, 60  # characters of program; levels of ast nesting (the evaluator recurses)
 MAX_ITEMS, MAX_INT_BITS = 100_000, 4_096  # the largest string, list or tuple, and integer, a program may build
+ITEMS_PER_STEP = 100  # slots of lists, tuples and dicts one step may compare, hash or copy; the rest cost steps too
+ERROR_ROOM = 500  # characters an error may always take, under a smaller max_output too
 _NO_LOOPS = "loop with for over a list, a dict or range(n), which the step limit bounds"
 _REFUSED = {  # ast node -> what is not allowed, and what to do instead
     ast.Import: "import is not allowed: the program can use only the listed tools and builtins",
@@ -6005,7 +6195,8 @@ class _Continue(_LoopJump):
 
 
 def run_program(source: str, registry: ToolRegistry, *, max_steps: int = 10_000, max_output: int = 4_000,
-                max_calls: int = 20) -> ProgramRun:
+                max_calls: int = 20, max_seconds: float = 5.0,
+                clock: typing.Callable[[], float] | None = None) -> ProgramRun:
     """Run a model-written program in a small interpreter for a safe subset of Python; never raise for the program.
 
     The subset: assignments (tuple unpacking, x[i] = v, x += v), arithmetic, comparisons, and/or/not, if/elif/else,
@@ -6020,13 +6211,15 @@ def run_program(source: str, registry: ToolRegistry, *, max_steps: int = 10_000,
     Guarantees: the source is only parsed (ast.parse), never compiled to code, eval'd or exec'd; every construct
     outside the subset is refused before the first step (imports, attributes, while, lambda, def, class,
     comprehensions, dunder names, eval/exec/open/getattr/type, global, with, try, yield, await, starred
-    arguments), so there is no route to a Python object's attributes; steps, printed characters and tool calls
-    are capped, and so are the sizes of strings, lists and integers the program builds; no exception of the
-    program's making escapes: a syntax error, deep nesting, a runtime error or a limit comes back as
-    ProgramRun.error, with its line.
+    arguments), so there is no route to a Python object's attributes; steps, printed characters, tool calls and
+    seconds (max_seconds by clock, default time.monotonic, checked at every step) are capped, and so are the sizes
+    of strings, lists and integers the program builds; comparing, hashing and copying large lists cost a step per
+    ITEMS_PER_STEP slots; no exception of the program's making escapes: a syntax error, deep nesting, a runtime
+    error or a limit comes back as ProgramRun.error, with its line, at most max_output characters long (or
+    ERROR_ROOM, when max_output is smaller).
     Not guaranteed: safety of the tools themselves (a program may call a dangerous tool up to max_calls times,
-    and the host approves the program as a whole, not each call); protection against denial of service beyond the
-    limits (one step can still cost time, e.g. comparing two large lists); isolation from the process (the
+    and the host approves the program as a whole, not each call); an end within max_seconds when one step is slow
+    (a tool call runs to its end; the deadline is checked between steps); isolation from the process (the
     interpreter runs in the host's process and memory: a real deployment adds a separate process or container).
     Example: run_program('print(len([1, 2]), "items")', ToolRegistry()).output -> '2 items\\n'
     """
@@ -6035,11 +6228,15 @@ def run_program(source: str, registry: ToolRegistry, *, max_steps: int = 10_000,
     for name, limit in (("max_steps", max_steps), ("max_output", max_output), ("max_calls", max_calls)):
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {limit!r}")
+    if not isinstance(max_seconds, (int, float)) or isinstance(max_seconds, bool) or not max_seconds >= 0:
+        raise ValueError(f"max_seconds must be a non-negative number, got {max_seconds!r}")
     run = ProgramRun()
     try:
         tree = _parse_program(source)
         _check_program(tree, registry)
-        _Interpreter(registry, run, max_steps, max_output, max_calls).block(tree.body)
+        interpreter = _Interpreter(registry, run, max_steps, max_output, max_calls)
+        interpreter.start_clock(max_seconds, clock or _now)
+        interpreter.block(tree.body)
     except _Stop as stop:
         run.error = str(stop)
     except _LoopJump:
@@ -6048,7 +6245,9 @@ def run_program(source: str, registry: ToolRegistry, *, max_steps: int = 10_000,
         run.error = f"the program is too large or too deeply nested to run ({type(exc).__name__}); write it flatter"
     except Exception as exc:  # noqa: BLE001 - the no-escape guarantee; the message says it is a bug of ours
         run.error = (f"internal error in the sandbox (a bug in the host, not in your program): "
-                     f"{type(exc).__name__}: {exc}")
+                     f"{_error_text(exc, _error_room(max_output))}")
+    if run.error is not None:  # the error enters the model's context, as the printout does
+        run.error = _cut_text(run.error, _error_room(max_output))
     return run
 
 
@@ -6139,14 +6338,29 @@ class _Interpreter:
         self.max_steps, self.max_output, self.max_calls = max_steps, max_output, max_calls
         self.printed: list[str] = []
         self.size = 0
+        self.max_seconds, self.clock, self.deadline = None, _now, float("inf")
+
+    def start_clock(self, max_seconds: float, clock: typing.Callable[[], float]) -> None:
+        """Set the deadline: max_seconds from now, by clock (a test passes a fake one)."""
+        self.max_seconds, self.clock = max_seconds, clock
+        self.deadline = clock() + max_seconds
 
     def step(self, node: ast.AST, cost: int = 1) -> None:
-        """Charge steps; past the limit, stop the program cleanly."""
+        """Charge steps; past the limit or the deadline, stop the program cleanly."""
         self.run.steps += cost
         if self.run.steps > self.max_steps:
             self.run.steps = min(self.run.steps, self.max_steps)
             raise _Stop(f"step limit reached ({self.max_steps} steps): the program was stopped. Do less work: fewer "
                         "loop rounds, smaller ranges", node)
+        if self.clock() >= self.deadline:
+            raise _Stop(f"time limit reached ({self.max_seconds:g} s): the program was stopped. Do less work: fewer "
+                        "loop rounds, smaller values", node)
+
+    def touch(self, node: ast.AST, *values: typing.Any) -> None:
+        """Charge a step per ITEMS_PER_STEP slots that comparing or hashing values may walk (one == of two lists
+        shared a thousand times walks a million slots; the walk to count them stops at the steps left)."""
+        room = (self.max_steps - self.run.steps + 1) * ITEMS_PER_STEP
+        self.step(node, sum(_slots(v, room) for v in values) // ITEMS_PER_STEP)
 
     def block(self, body: list[ast.stmt]) -> None:
         for statement in body:
@@ -6161,8 +6375,7 @@ class _Interpreter:
             for target in node.targets:
                 self.assign(target, value)
         elif isinstance(node, ast.AugAssign):
-            current = self.eval(_as_load(node.target))
-            self.assign(node.target, self.binop(node.op, current, self.eval(node.value), node))
+            self.augassign(node)
         elif isinstance(node, ast.If):
             self.block(node.body if self.eval(node.test) else node.orelse)
         elif isinstance(node, ast.For):
@@ -6196,11 +6409,30 @@ class _Interpreter:
             for t, v in zip(target.elts, value):
                 self.assign(t, v)
         elif isinstance(target, ast.Subscript):
-            container, key = self.eval(target.value), self.eval(target.slice)
-            if not isinstance(container, (list, dict)):
-                raise _Stop(f"only lists and dicts can be changed by index, not {_kind(container)}", target)
-            self.guard(lambda: operator.setitem(container, key, value), target)
-            self.checked(container, target)  # xs[0:0] = ys grows a list in place, past the size check of +
+            self.store_item(self.eval(target.value), self.eval(target.slice), value, target)
+
+    def store_item(self, container: typing.Any, key: typing.Any, value: typing.Any, target: ast.expr) -> None:
+        """Do container[key] = value, for a list or a dict."""
+        if not isinstance(container, (list, dict)):
+            raise _Stop(f"only lists and dicts can be changed by index, not {_kind(container)}", target)
+        self.touch(target, key)  # a dict hashes its key: a long tuple is walked whole
+        self.guard(lambda: operator.setitem(container, key, value), target)
+        self.checked(container, target)  # xs[0:0] = ys grows a list in place, past the size check of +
+
+    def item(self, container: typing.Any, key: typing.Any, node: ast.AST) -> typing.Any:
+        """Read container[key] (an index, a slice or a dict key)."""
+        self.touch(node, key)  # a dict hashes its key: a long tuple is walked whole
+        return self.checked(self.guard(lambda: container[key], node), node)
+
+    def augassign(self, node: ast.AugAssign) -> None:
+        """Do x op= v, evaluating an item's container and key once, as Python does (d[f()] += 1 calls f once)."""
+        target = node.target
+        if not isinstance(target, ast.Subscript):
+            self.assign(target, self.binop(node.op, self.eval(_as_load(target)), self.eval(node.value), node))
+            return
+        container, key = self.eval(target.value), self.eval(target.slice)
+        current = self.item(container, key, target)
+        self.store_item(container, key, self.binop(node.op, current, self.eval(node.value), node), target)
 
     def eval(self, node: ast.expr) -> typing.Any:
         self.step(node)
@@ -6234,16 +6466,15 @@ class _Interpreter:
             return items if isinstance(node, ast.List) else tuple(items)
         if isinstance(node, ast.Dict):
             pairs = [(self.eval(k), self.eval(v)) for k, v in zip(node.keys, node.values)]
+            self.touch(node, *(k for k, _ in pairs))  # each key is hashed
             return self.guard(lambda: dict(pairs), node)
         if isinstance(node, ast.Subscript):
-            container, key = self.eval(node.value), self.eval(node.slice)
-            return self.checked(self.guard(lambda: container[key], node), node)
+            return self.item(self.eval(node.value), self.eval(node.slice), node)
         if isinstance(node, ast.Slice):
             parts = [None if p is None else self.eval(p) for p in (node.lower, node.upper, node.step)]
             return self.guard(lambda: slice(*parts), node)
         if isinstance(node, ast.JoinedStr):
-            return self.checked("".join(self.eval(v) if isinstance(v, ast.Constant) else self.formatted(v)
-                                        for v in node.values), node)
+            return self.joined(node)
         if isinstance(node, ast.Call):
             return self.call(node)
         raise _Stop(f"{type(node).__name__} is not part of the sandbox's Python subset", node)  # checked before
@@ -6253,7 +6484,7 @@ class _Interpreter:
         try:
             return compute()
         except (TypeError, ValueError, ArithmeticError, LookupError) as exc:
-            raise _Stop(f"{type(exc).__name__}: {exc}", node) from None
+            raise _Stop(_error_text(exc, _error_room(self.max_output)), node) from None
 
     def checked(self, value: typing.Any, node: ast.AST) -> typing.Any:
         """Refuse a value past the size limits (the memory half of the denial-of-service guard)."""
@@ -6277,16 +6508,29 @@ class _Interpreter:
             raise _Stop(f"{left} ** {right} is over the limit of {MAX_INT_BITS} bits", node)
         if isinstance(op, ast.Mod) and isinstance(left, str):
             raise _Stop("% formatting of strings is not allowed: use an f-string", node)
+        self.step(node, _copied(op, left, right) // ITEMS_PER_STEP)
         return self.checked(self.guard(lambda: _ARITHMETIC[type(op)](left, right), node), node)
 
     def compare(self, node: ast.Compare) -> bool:
         left = self.eval(node.left)
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
+            self.touch(node, *_compared(op, left, right))
             if not self.guard(lambda: _COMPARE[type(op)](left, right), node):
                 return False
             left = right
         return True
+
+    def joined(self, node: ast.JoinedStr) -> str:
+        """Build an f-string part by part, stopping as its length passes MAX_ITEMS, before the join would build it."""
+        parts, size = [], 0
+        for value in node.values:
+            parts.append(self.eval(value) if isinstance(value, ast.Constant) else self.formatted(value))
+            size += len(parts[-1])
+            if size > MAX_ITEMS:
+                raise _Stop(f"an f-string of more than {MAX_ITEMS} characters is over the limit of {MAX_ITEMS}: work "
+                            "with less data", node)
+        return "".join(parts)
 
     def formatted(self, node: ast.FormattedValue) -> str:
         """Render {value!r:spec}: a format spec only of the safe, small kind (a huge width would be a memory bomb)."""
@@ -6296,8 +6540,8 @@ class _Interpreter:
             return render_value(value, self.max_output, repr_strings=node.conversion == ord("r"))
         if not re.fullmatch(r"[<>^]?[+\- ]?0?\d{0,2},?(\.\d{1,2})?[sdfeg%]?", spec) or \
                 not isinstance(value, (str, int, float, bool, type(None))):
-            raise _Stop(f"the format spec {spec!r} is not allowed for {_kind(value)}: use a width under 100 and "
-                        "a precision such as .2f", node)
+            raise _Stop(f"the format spec {render_value(spec, 60, True)} is not allowed for {_kind(value)}: use a "
+                        "width under 100 and a precision such as .2f", node)
         return self.guard(lambda: format(value, spec) if value is not None else format(str(value), spec), node)
 
     def call(self, node: ast.Call) -> typing.Any:
@@ -6327,17 +6571,18 @@ class _Interpreter:
         if len(self.run.calls) >= self.max_calls:
             raise _Stop(f"tool-call limit reached ({self.max_calls} calls): the program was stopped; make fewer calls",
                         node)
-        # measured before json.dumps, which would write out a list shared a million times a million times
-        if len(render_value(arguments, MAX_ITEMS + 1)) > MAX_ITEMS:
+        try:  # not json.dumps, which would write out a list shared a million times a million times
+            text = _json_text(arguments, MAX_ITEMS)
+        except (TypeError, ValueError) as exc:
+            raise _Stop(f"the arguments of {name} must be JSON values (strings, numbers, lists, dicts): {exc}",
+                        node) from None
+        if text is None:
             raise _Stop(f"the arguments of {name} are over the limit of {MAX_ITEMS} characters", node)
-        try:
-            arguments = json.loads(json.dumps(arguments, allow_nan=False))
-        except (TypeError, ValueError):
-            raise _Stop(f"the arguments of {name} must be JSON values (strings, numbers, lists, dicts)", node) from None
+        arguments = json.loads(text)
         result = self.registry.call(name, arguments)
         self.run.calls.append(ProgramCall(name, arguments, result.ok, result.error_kind))
         if not result.ok:
-            raise _Stop(f"{name} failed ({result.error_kind}): {result.message}", node)
+            raise _Stop(f"{name} failed ({result.error_kind}): {result.message[:_error_room(self.max_output)]}", node)
         try:
             return self.checked(json.loads(json.dumps(result.content, allow_nan=False)), node)
         except (TypeError, ValueError, RecursionError):
@@ -6346,11 +6591,9 @@ class _Interpreter:
 
 
 def _as_load(target: ast.expr) -> ast.expr:
-    """Read the current value of an augmented assignment's target (x += 1 reads x)."""
+    """Read the current value of an augmented assignment's name (x += 1 reads x; an item x[i] is augassign's)."""
     if isinstance(target, ast.Name):
         return ast.copy_location(ast.Name(target.id, ast.Load()), target)
-    if isinstance(target, ast.Subscript):
-        return ast.copy_location(ast.Subscript(target.value, target.slice, ast.Load()), target)
     raise _Stop("x += ... needs a name or an item x[i] on the left", target)
 
 
@@ -6361,19 +6604,20 @@ def _kind(value: typing.Any) -> str:
 
 def _call_builtin(it: _Interpreter, name: str, args: list, keywords: dict, node: ast.AST) -> typing.Any:
     """Run one of SANDBOX_BUILTINS; one that walks a collection costs a step per item."""
-    if name in ("sorted", "min", "max", "sum") and len(args) == 1:
+    if name in ("sorted", "min", "max", "sum") and len(args) == 1 or name == "sum" and args:  # sum(xs, start) too
         if not isinstance(args[0], (list, tuple, dict, str, range)):
             raise _Stop(f"{name}() needs a list, tuple, dict, string or range, not {_kind(args[0])}", node)
         it.step(node, it.guard(lambda: len(args[0]), node))
+    if name in ("sorted", "min", "max"):
+        it.touch(node, *args)  # sorting and picking compare the items: nested lists cost by their size
+    if name == "sum" and args and not _numbers_only(args):
+        raise _Stop("sum() adds numbers only", node)
     if name == "str":
         return render_value(args[0], MAX_ITEMS) if args else ""
     if name == "round" and len(args) == 2 and not (isinstance(args[1], int) and abs(args[1]) <= 100):
         raise _Stop("round(x, n) needs an integer n between -100 and 100", node)
     if name == "range" and not all(isinstance(a, int) for a in args):
         raise _Stop("range() takes integers", node)
-    if name == "sum" and args and isinstance(args[0], (list, tuple)) and any(not isinstance(x, (int, float))
-                                                                          for x in args[0]):
-        raise _Stop("sum() adds numbers only", node)
     function = {"len": len, "sorted": sorted, "min": min, "max": max, "sum": sum, "range": range, "int": int,
                 "round": round, "abs": abs}[name]
     return it.guard(lambda: function(*args, **keywords), node)
@@ -6408,6 +6652,126 @@ def render_value(value: typing.Any, limit: int, repr_strings: bool = False, dept
             break
     comma = "," if isinstance(value, tuple) and len(value) == 1 else ""
     return (start + ", ".join(out) + comma + end)[:limit]
+
+
+# The sandbox's hardening against denial of service: one step, one message and one tool call each stay bounded,
+# however large, deep or shared the values a program builds (lists shared a thousand times in a thousand lists
+# are a million slots that take no memory, until == walks them, json.dumps writes them or repr quotes them).
+
+def _slots(value: typing.Any, cap: int) -> int:
+    """Count the slots of the lists, tuples and dicts in value, a shared one each time it occurs (as == and hash
+    walk them), stopping once past cap; a string counts as one slot (C compares or hashes it in one pass).
+
+    Example: _slots([[1, 2], (3,), {'a': [4]}], 100) -> 8
+    """
+    count, stack = 0, [value]
+    while stack and count <= cap:
+        item = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            count += len(item)
+            if count <= cap:  # subtle: never extend by a container the count already says is too much
+                stack.extend(item)
+                stack.extend(item.values() if isinstance(item, dict) else ())
+    return count
+
+
+def _compared(op: ast.cmpop, left: typing.Any, right: typing.Any) -> tuple:
+    """Return the values a comparison walks: none for is, the key for in on a dict (hashed), else both sides."""
+    if isinstance(op, (ast.Is, ast.IsNot)):
+        return ()
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, dict):
+        return (left,)
+    return (left, right)
+
+
+def _copied(op: ast.operator, left: typing.Any, right: typing.Any) -> int:
+    """Count the slots + or * copies into a new list or tuple. Example: (Add, [1, 2], [3]) -> 3"""
+    if isinstance(op, ast.Add) and isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
+        return len(left) + len(right)
+    if isinstance(op, ast.Mult) and isinstance(left, (list, tuple)) and isinstance(right, int):
+        return len(left) * max(right, 0)  # after binop's guard: at most MAX_ITEMS
+    return 0
+
+
+def _numbers_only(args: list) -> bool:
+    """Say whether sum's items and its start are numbers (adding tuples or lists one by one is quadratic)."""
+    items = () if isinstance(args[0], range) else args[0]  # subtle: a dict gives its keys, as sum() reads it
+    return all(isinstance(x, (int, float)) for x in [*items, *args[1:]])
+
+
+def _json_text(value: typing.Any, limit: int) -> str | None:
+    """Write value as JSON, stopping as the text passes limit characters (None), however deep or shared the value;
+    raise TypeError or ValueError for what JSON cannot hold, or for nesting past MAX_NESTING.
+
+    Example: _json_text({'a': (1, None), 2: 'b'}, 100) -> '{"a": [1, null], "2": "b"}'
+    """
+    out, size = [], 0
+
+    def write(text: str) -> None:
+        nonlocal size
+        size += len(text)
+        if size > limit:
+            raise _TooLong
+        out.append(text)
+
+    def encode(value: typing.Any, depth: int) -> None:
+        if depth > MAX_NESTING:
+            raise ValueError(f"they are nested more than {MAX_NESTING} levels deep")
+        if isinstance(value, dict):
+            write("{")
+            for i, (key, item) in enumerate(value.items()):
+                write((", " if i else "") + _json_key(key) + ": ")
+                encode(item, depth + 1)
+            write("}")
+        elif isinstance(value, (list, tuple)):
+            write("[")
+            for i, item in enumerate(value):
+                write(", " if i else "")
+                encode(item, depth + 1)
+            write("]")
+        elif isinstance(value, (str, int, float, type(None))):  # bool is an int
+            write(json.dumps(value, allow_nan=False))
+        else:
+            raise TypeError(f"{_kind(value)} is not a JSON value")
+    try:
+        encode(value, 0)
+    except _TooLong:
+        return None
+    return "".join(out)
+
+
+class _TooLong(Exception):
+    """A bounded encoding passed its limit."""
+
+
+def _json_key(key: typing.Any) -> str:
+    """Write a dict key as json.dumps does: a string as is, a number, bool or None as its JSON text, quoted."""
+    if isinstance(key, (int, float, type(None))):  # bool is an int: True -> "true"
+        key = json.dumps(key, allow_nan=False)
+    if not isinstance(key, str):
+        raise TypeError(f"a dict key must be a string or a number, not {_kind(key)}")
+    return json.dumps(key)
+
+
+def _error_text(exc: BaseException, limit: int) -> str:
+    """Write an exception as 'KeyError: ...', built bounded: a KeyError quotes its key, which may be a tuple of a
+    hundred thousand shared strings (10^10 characters written out). Example: (KeyError('k'), 50) -> "KeyError: 'k'"
+    """
+    if isinstance(exc, KeyError) and len(exc.args) == 1:
+        text = render_value(exc.args[0], limit, repr_strings=True)
+    else:
+        text = str(exc)  # Python's own messages are short: they cut a value they quote (%.200R)
+    return _cut_text(f"{type(exc).__name__}: {text}", limit)
+
+
+def _error_room(max_output: int) -> int:
+    """Return how long an error may be: max_output, but never under ERROR_ROOM, so a limit can say what it was."""
+    return max(max_output, ERROR_ROOM)
+
+
+def _cut_text(text: str, limit: int) -> str:
+    """Cut text to limit characters, marking the cut with …. Example: ('abcdef', 4) -> 'abc…'"""
+    return text if len(text) <= limit else text[:max(limit - 1, 0)] + "…"
 
 
 # The demo: "the newest paper on each of three topics", by direct calls and by one program (slides 003)
@@ -6449,12 +6813,14 @@ def arxiv_records_tool(store: PaperStore) -> Tool:
     return Tool("arxiv_search", SEARCH_V2["description"], SEARCH_V2["input_schema"], arxiv_search, read_only=True)
 
 
-def program_tool(registry: ToolRegistry, runs: list[ProgramRun]) -> Tool:
-    """Offer run_program as one tool: the program's printout is the result, its error the tool's error."""
+def program_tool(registry: ToolRegistry, runs: list[ProgramRun], max_output: int = 4_000) -> Tool:
+    """Offer run_program as one tool: the program's printout is the result, its error the tool's error (the
+    printout before it cut to leave the error room: together at most max_output characters)."""
     def run(source: str) -> str:
-        runs.append(run_program(source, registry))
+        runs.append(run_program(source, registry, max_output=max_output))
         if runs[-1].error:
-            raise ToolExecutionError(f"{runs[-1].output}{runs[-1].error}")
+            error = runs[-1].error
+            raise ToolExecutionError(runs[-1].output[:max(max_output - len(error), 0)] + error)
         return runs[-1].output
     schema = {"type": "object", "properties": {"source": {"type": "string", "description": "the program"}},
               "required": ["source"], "additionalProperties": False}
@@ -6927,8 +7293,29 @@ def demo_four_ways() -> str:
 #   - Host must name this server (421 otherwise): DNS rebinding, see LoopbackServer.host_allowed.
 #   - A body needs a Content-Length (411; a chunked body would be read as the next request), a sane
 #     one (400), and at most max_body bytes (413); every error, the standard library's too, is JSON.
+#   - Every refusal given before the body is read closes the connection: the unread body would be parsed as
+#     the next request (a request with our Host, smuggled in the body of one refused 421 or 404).
+#   - An event stream checks, when quiet, that its client is still there (_hung_up): only a write tells a
+#     server that the client left, and a quiet stream never writes, so it held its thread until the session ended.
 
 LISTEN_BACKLOG = 128
+
+
+def _hung_up(connection) -> bool:
+    """Say whether the client closed a connection the server only writes to (an event stream): a peek that
+    does not wait reads the end of the stream (b"") or an error; a listening client has sent nothing.
+    Example: after the client's close() -> True; while it reads -> False."""
+    import socket
+    timeout = connection.gettimeout()
+    connection.settimeout(0)
+    try:
+        return connection.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:  # nothing to read: still connected
+        return False
+    except OSError:  # reset
+        return True
+    finally:
+        connection.settimeout(timeout)
 
 
 def _loopback_httpd(port: int, handler):
@@ -6985,8 +7372,11 @@ def _handler_for(server: LoopbackServer):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             try:
-                for chunk in filter(None, chunks):  # an empty chunk would end the body
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                for chunk in chunks:
+                    if chunk:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    elif _hung_up(self.connection):  # b"": a quiet moment (an empty chunk would end the body)
+                        raise ConnectionResetError("the client closed the connection")
                 self.wfile.write(b"0\r\n\r\n")
             except OSError:  # the client went away mid-stream
                 self.close_connection = True
@@ -6996,19 +7386,12 @@ def _handler_for(server: LoopbackServer):
         def _read_and_respond(self) -> tuple[int, dict, bytes]:
             length = self.headers.get("Content-Length")
             size = int(length) if length is not None and re.fullmatch(r"[0-9]{1,15}", length) else None
-            if not server.host_allowed(self.headers.get("Host")):
-                return server.refuse(421, f"this server answers to 127.0.0.1 or localhost, not {self.headers['Host'][:60]!r}")
-            if server.path and urlsplit(self.path).path != server.path:
-                return 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
-            if length is not None and size is None:
-                self.close_connection = True  # where the body ends is unknown
-                return server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
-            if self.headers.get("Transfer-Encoding") or (self.command == "POST" and size is None):
-                self.close_connection = True  # a chunked body was not read: it must not pass for the next request
-                return server.refuse(411, "a body needs a Content-Length header (no chunked bodies)")
-            if size is not None and size > server.max_body:
-                self.close_connection = True  # the body was not read
-                return server.refuse(413, f"the body is over {server.max_body:,} bytes")
+            refusal = self._refusal_before_body(length, size)
+            if refusal is not None:
+                # subtle: the body was not read, so it must not pass for the next request on this connection: a
+                # rebinding page's body holding a whole request with our Host got 421, then 200 and a session
+                self.close_connection = True
+                return refusal
             try:
                 body = self.rfile.read(size) if size else b""
             except TimeoutError:
@@ -7018,6 +7401,20 @@ def _handler_for(server: LoopbackServer):
                 return server.respond(self.command, self.path, self.headers, body)
             except Exception as exc:  # a bug in a handler is a 500 for this client, not a dead server
                 return server.refuse(500, f"internal error: {type(exc).__name__}")
+
+        def _refusal_before_body(self, length: str | None, size: int | None) -> tuple[int, dict, bytes] | None:
+            """Refuse a request by its head alone (421, 404, 400, 411, 413), or return None to read its body."""
+            if not server.host_allowed(self.headers.get("Host")):
+                return server.refuse(421, f"this server answers to 127.0.0.1 or localhost, not {self.headers['Host'][:60]!r}")
+            if server.path and urlsplit(self.path).path != server.path:
+                return 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
+            if length is not None and size is None:
+                return server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
+            if self.headers.get("Transfer-Encoding") or (self.command == "POST" and size is None):
+                return server.refuse(411, "a body needs a Content-Length header (no chunked bodies)")
+            if size is not None and size > server.max_body:
+                return server.refuse(413, f"the body is over {server.max_body:,} bytes")
+            return None
 
         def _write(self, status: int, headers: dict, data: bytes, length: int) -> None:
             self.send_response(status)
@@ -7570,4 +7967,4 @@ if __name__ == "__main__":  # python3 interfaces.py serve [--http]: the Cardinal
             print(usage)
             sys.exit(0)
         sys.exit(usage)
-    sys.exit(serve(sys.argv[2:]))
+    sys.exit(serve(sys.argv[2:], prog="interfaces.py serve"))

@@ -789,13 +789,14 @@ def _knob_text(knobs: Knobs) -> str:
     return ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in knobs.__dict__.items())
 
 
-def chart(runs: dict[str, list[Trial]], width: int = 40) -> str:
-    """Draw pass^k and pass@k against k as ASCII bars (mean over tasks)."""
+def chart(runs: dict[str, list[Trial]], width: int = 30) -> str:
+    """Draw pass^k and pass@k against k as ASCII bars (mean over tasks), both at one scale: 1.00 is `width` #s."""
     n = min(len(ts) for ts in runs.values())
-    lines = [f"k   pass^k {'':<{width - 6}}  pass@k"]
+    lines = [f"k   {'pass^k':<{width + 8}}pass@k"]
     for k in range(1, n + 1):
         hat, at = mean_estimate(runs, k, pass_hat_k), mean_estimate(runs, k, pass_at_k)
-        lines.append(f"{k:<3} {'#' * round(hat * width):<{width}} {hat:.2f}   {'#' * round(at * width / 2):<{width // 2}} {at:.2f}")
+        # one scale for both: at k = 1 they are the same number (c/n), so they must be the same bar
+        lines.append(f"{k:<3} {'#' * round(hat * width):<{width}} {hat:.2f}   {'#' * round(at * width):<{width}} {at:.2f}")
     return "\n".join(lines)
 
 

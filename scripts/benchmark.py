@@ -17,6 +17,9 @@
 8. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s), and a
    whole result folder graded as `bfcl evaluate` would (read, decoded, graded, score files written).
 9. The loop's parallel speed-up (five 200 ms tools, sequential vs concurrent), and the test suite's time.
+10. Only when asked: the same bytes on a busy machine (--same-bytes 20: every numbered script 20 times with four
+    busy loops, compared with an unloaded run) and the suite on a busy machine (--suite-under-load 10, with
+    --python for another interpreter). Both exit 1 when anything differs or fails.
 
 Timed runs switch the garbage collector off, as timeit does, so that a collection falling into
 one run does not decide a figure; runs that are compared are interleaved, so that a busy moment
@@ -28,7 +31,7 @@ The README's Performance table is this script's output: `--markdown` prints the 
 Markdown (PERFORMANCE_ROWS filled with this run's figures) to stdout, to paste over the old one.
 
 Not a numbered demo, so run_all.py skips it. Takes 30-40 s on an idle 2-core machine, more on a busy one.
-Usage: python3 scripts/benchmark.py [--repeat N] [--markdown]
+Usage: python3 scripts/benchmark.py [--repeat N] [--markdown] | --same-bytes RUNS | --suite-under-load RUNS [--python P]
 """
 import argparse
 import gc
@@ -554,10 +557,13 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+SUITE_BUDGET_S = 20  # issue 31: a plain suite that never flakes, under 20 s wall on an idle 2-core machine
+
+
 def suite_time() -> tuple[str, dict]:
     """Time the whole test suite as CI runs it: wall, and CPU in the test process with the scripts it starts.
 
-    The budget (issue 22) is 6 s wall on an idle 2-core machine; on a busy one the wall time follows the CPU time
+    The budget is SUITE_BUDGET_S wall on an idle 2-core machine; on a busy one the wall time follows the CPU time
     more than the cores, so compare CPU there."""
     began, cpu_before = time.perf_counter(), children_cpu()
     result = subprocess.run([sys.executable, "-m", "unittest", "discover", "-s", "tests"], cwd=ROOT,
@@ -566,9 +572,75 @@ def suite_time() -> tuple[str, dict]:
     ran = next((line for line in result.stderr.splitlines() if line.startswith("Ran ")), "?")
     verdict = "" if result.returncode == 0 else " (the suite FAILED: see python3 -m unittest discover -s tests)"
     return (f"The test suite: {ran.removeprefix('Ran ')}, {wall:.1f} s wall as a whole process "
-            f"({'within' if wall < 6 else 'over'} the 6 s budget for an idle 2-core machine), "
+            f"({'within' if wall < SUITE_BUDGET_S else 'over'} the {SUITE_BUDGET_S} s budget for an idle 2-core "
+            "machine), "
             f"{cpu:.1f} s CPU with the scripts it runs{verdict}"), {
         "suite_tests": ran.split()[1] if ran != "?" else "?", "suite_wall": f"{wall:.1f}", "suite_cpu": f"{cpu:.1f}"}
+
+
+# --- 10. Dependable on a busy machine: the same bytes from every script, a suite that passes every time ---
+# A demo that raced its own threads printed another figure once in a few runs on a loaded machine, and the suite
+# failed under load (issue 31). These checks load both cores with busy loops, each ending itself after a bounded
+# time (and killed at the end), then run the scripts or the suite again and again.
+
+BUSY_LOOP = "import time\nend = time.monotonic() + float(__import__('sys').argv[1])\nwhile time.monotonic() < end: pass"
+
+
+def busy_loops(count: int, seconds: float) -> list[subprocess.Popen]:
+    """Start `count` processes that each spin one core for at most `seconds` (stop them with stop_busy)."""
+    return [subprocess.Popen([sys.executable, "-c", BUSY_LOOP, str(seconds)]) for _ in range(count)]
+
+
+def stop_busy(loops: list[subprocess.Popen]) -> None:
+    for loop in loops:
+        loop.kill()
+        loop.wait()
+
+
+def script_bytes(script: Path, args: tuple[str, ...] = ()) -> bytes:
+    """What one run of a script prints (stdout and stderr, with its exit status), as bytes."""
+    done = subprocess.run([sys.executable, str(script), *args], cwd=ROOT, capture_output=True, timeout=120)
+    return done.stdout + b"\n--- stderr ---\n" + done.stderr + f"\n--- exit {done.returncode} ---".encode()
+
+
+def same_bytes_under_load(runs: int = 20, busy: int = 4, limit_s: float = 900) -> list[list]:
+    """Run every numbered script once on this machine as it is, then `runs` times more with `busy` busy loops
+    loading the cores; a row per script: runs, how many printed the very same bytes, the first run that differed."""
+    scripts = sorted((ROOT / "scripts").glob("[0-9][0-9]_*.py"))
+    reference = {script: script_bytes(script) for script in scripts}
+    loops = busy_loops(busy, limit_s)
+    rows = []
+    try:
+        for script in scripts:
+            same, first_different = 0, "-"
+            for n in range(1, runs + 1):
+                if script_bytes(script) == reference[script]:
+                    same += 1
+                elif first_different == "-":
+                    first_different = str(n)
+            rows.append([script.name, runs, same, first_different, "ok" if same == runs else "DIFFERENT OUTPUT"])
+    finally:
+        stop_busy(loops)
+    return rows
+
+
+def suite_under_load(runs: int = 10, busy: int = 4, python: str = sys.executable, limit_s: float = 1800) -> list[list]:
+    """Run the README's test command `runs` times with `python` while `busy` busy loops load the cores; a row a run:
+    its verdict, wall seconds, and the summary line."""
+    loops = busy_loops(busy, limit_s)
+    rows = []
+    try:
+        for n in range(1, runs + 1):
+            began = time.perf_counter()
+            done = subprocess.run([python, "-m", "unittest", "discover", "-s", "tests"], cwd=ROOT,
+                                  capture_output=True, text=True, timeout=600)
+            last = [line for line in done.stderr.splitlines() if line.strip()][-1:] or ["?"]
+            ran = next((line for line in done.stderr.splitlines() if line.startswith("Ran ")), "Ran ?")
+            rows.append([n, "pass" if done.returncode == 0 else "FAIL", f"{time.perf_counter() - began:.1f}",
+                         f"{ran}; {last[0]}"])
+    finally:
+        stop_busy(loops)
+    return rows
 
 
 def run(repeat: int, say=print) -> dict[str, str]:
@@ -681,17 +753,43 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=2, help="runs per measurement; the best is kept (default 2)")
     parser.add_argument("--markdown", action="store_true",
                         help="print the README's Performance table on stdout (the report goes to stderr)")
-    return parser.parse_args(argv)
+    parser.add_argument("--same-bytes", type=int, metavar="RUNS", default=0,
+                        help="only this: run every numbered script RUNS times on a loaded machine and compare the "
+                             "bytes with an unloaded run (issue 31 asks for 20; about 5 minutes)")
+    parser.add_argument("--suite-under-load", type=int, metavar="RUNS", default=0,
+                        help="only this: run the test suite RUNS times on a loaded machine (issue 31 asks for 10)")
+    parser.add_argument("--busy", type=int, default=4, help="busy loops for the two checks above (default 4)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter for --suite-under-load (default: this one)")
+    args = parser.parse_args(argv)
+    if args.repeat < 1 or args.same_bytes < 0 or args.suite_under_load < 0 or args.busy < 0:
+        parser.error("--repeat must be at least 1; --same-bytes, --suite-under-load and --busy at least 0")
+    return args
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
+    if args.same_bytes or args.suite_under_load:
+        failed = False
+        if args.same_bytes:
+            rows = same_bytes_under_load(args.same_bytes, args.busy)
+            failed |= any(row[-1] != "ok" for row in rows)
+            print(f"Every numbered script, {args.same_bytes} runs with {args.busy} busy loops, against an unloaded "
+                  "run:\n")
+            print(tool_core.format_table(["script", "runs", "same bytes", "first different", "verdict"], rows))
+        if args.suite_under_load:
+            rows = suite_under_load(args.suite_under_load, args.busy, args.python)
+            failed |= any(row[1] != "pass" for row in rows)
+            print(f"\nThe test suite with {args.python}, {args.suite_under_load} runs with {args.busy} busy loops:\n")
+            print(tool_core.format_table(["run", "verdict", "wall s", "summary"], rows))
+        return 1 if failed else 0
     if not args.markdown:
         run(args.repeat)
-        return
+        return 0
     figures = run(args.repeat, say=lambda text: print(text, file=sys.stderr, flush=True))
     print(performance_table(figures))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -15,7 +15,8 @@ import sys
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import bfcl_lab  # noqa: E402
 from bfcl_lab import DecodeError, ast_grade, decode_java_calls, decode_js_calls, java_value, js_value  # noqa: E402
@@ -270,6 +271,78 @@ class Decoders(unittest.TestCase):
     def test_a_failure_says_where(self):
         with self.assertRaisesRegex(DecodeError, r"java: expected ';' at character 25, got ','"):
             decode_java_calls("[Intro.step(w=800, h=600), Intro.step(w=1, h=2)]")
+
+
+# --- 2b. Text nested past what a recursive reader can hold: a DecodeError, never a RecursionError ---
+
+def nested(depth):
+    """Call texts (language, what nests, text) that nest depth levels deep in one argument's value."""
+    return [
+        ("javascript", "arrays", "[f(a=" + "[" * depth + "1" + "]" * depth + ")]"),
+        ("javascript", "parentheses", "f(a=" + "(" * depth + "x" + ")" * depth + ")"),
+        ("javascript", "objects", "[f(a=" + "{k: " * depth + "1" + "}" * depth + ")]"),
+        ("javascript", "negations", "[f(a=" + "!" * depth + "x)]"),
+        ("javascript", "calls in arguments", "[f(a=" + "g(" * depth + ")" * depth + ")]"),
+        ("javascript", "templates", "[f(a=" + "`${" * depth + "1" + "}`" * depth + ")]"),
+        ("javascript", "blocks", "[" + "{" * depth + "f(a=1)" + "}" * depth + "]"),
+        ("java", "parentheses", "[A.b(x=" + "(" * depth + "1" + ")" * depth + ")]"),
+        ("java", "array initializers", "[A.b(x=new int[]" + "{" * depth + "1" + "}" * depth + ")]"),
+        ("java", "minus signs", "[A.b(x=" + "- " * depth + "1)]"),
+        ("java", "type arguments", "[A.b(x=new " + "List<" * depth + "X" + ">" * depth + "())]"),
+        ("java", "a member chain", "[A.b(x=y" + ".z" * depth + ")]"),  # a loop to read, a deep tree to write back
+        ("java", "blocks", "[" + "{" * depth + "A.b(x=1);" + "}" * depth + "]"),
+    ]
+
+
+class DeepNesting(unittest.TestCase):
+    """decode_ast promises DecodeError for text it cannot read, however deeply the text nests (issue 31, item 5)."""
+
+    def test_shallow_nesting_still_decodes(self):
+        cases = [  # (language, text, the value as BFCL's readers write it back: the source text)
+            ("javascript", "[f(a=[[[1]]])]", [{"f": {"a": "[[[1]]]"}}]),
+            ("javascript", "[f(a=!!!x)]", [{"f": {"a": "!!!x"}}]),
+            ("java", "[A.b(x=(((1))))]", [{"A.b": {"x": "(((1)))"}}]),
+            ("java", "[A.b(x=new int[]{{{1}}})]", [{"A.b": {"x": "new int[]{{{1}}}"}}]),
+        ]
+        for language, text, expected in cases:
+            with self.subTest(language=language, text=text):
+                self.assertEqual(bfcl_lab.decode_ast(text, "prompt", language), expected)
+
+    def test_deep_nesting_is_a_decode_error(self):
+        limit = bfcl_lab.MAX_NESTING
+        for depth in (limit + 50, 2 * limit, 1_000, 5_000):  # 5,000: past the recursion limit on 3.10 to 3.13
+            for language, what, text in nested(depth):
+                with self.subTest(language=language, what=what, depth=depth):
+                    with self.assertRaisesRegex(DecodeError, f"^{language}: .*nested more than {limit} levels"):
+                        bfcl_lab.decode_ast(text, "prompt", language)
+
+    def test_grade_counts_a_deep_line_as_a_decoder_failure(self):
+        """`bfcl_lab.py grade`, run as a user runs it: the deep line fails to decode, the run ends normally."""
+        import subprocess
+        import tempfile
+        depth = 5_000
+        cases = [  # (category, function, ground truth, a passing result, a result nested depth deep)
+            ("simple_javascript", jdoc("f", ["a"], a=t("String")), {"f": {"a": ["x"]}}, '[f(a="x")]',
+             "[f(a=" + "[" * depth + "1" + "]" * depth + ")]"),
+            ("simple_java", jdoc("Intro.step", ["x"], x=t("String")), {"Intro.step": {"x": ["x"]}},
+             '[Intro.step(x="x")]',  # not A.b(x="x"): tree-sitter reads a first call of 10 characters as an ERROR
+             "[Intro.step(x=" + "(" * depth + "1" + ")" * depth + ")]"),
+        ]
+        for category, function, truth, good, deep in cases:
+            with self.subTest(category), tempfile.TemporaryDirectory() as folder:
+                ids = [f"{category}_0", f"{category}_1"]
+                files = {"questions.json": [{"id": i, "question": [[{"role": "user", "content": "."}]],
+                                             "function": [function]} for i in ids],
+                         "answers.json": [{"id": i, "ground_truth": [truth]} for i in ids],
+                         "results.json": [{"id": i, "result": r} for i, r in zip(ids, (good, deep))]}
+                for name, lines in files.items():
+                    Path(folder, name).write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+                run = subprocess.run([sys.executable, str(ROOT / "bfcl_lab.py"), "grade",
+                                      *(str(Path(folder, name)) for name in files), "--mode", "prompt"],
+                                     capture_output=True, text=True, timeout=120)
+                self.assertEqual((run.returncode, run.stderr), (0, ""))
+                self.assertRegex(run.stdout, rf"(?m)^{category} +1 +2 +50\.00%$")
+                self.assertRegex(run.stdout, rf"(?m)^  {category}_1: ast_decoder:decoder_failed: .*nested more than")
 
 
 # --- 3. Real entries, graded with the language ---

@@ -1408,6 +1408,40 @@ class ReadingCallsAndResults(unittest.TestCase):
                     self.assertIsInstance(item, ToolCall)
                     self.assertEqual((item.name, item.arguments), ("get_weather", outcome))
 
+    def test_a_bad_name_is_bad_name_in_every_dialect(self):
+        # the text protocol's parser calls a call whose "name" is not a non-empty string bad_name; so does every reader
+        turns = {
+            "OpenAI": lambda name: {"role": "assistant", "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": name, "arguments": "{}"}}]},
+            "Anthropic": lambda name: {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "c1", "name": name, "input": {}}]},
+            "MCP": lambda name: [{"jsonrpc": "2.0", "id": "c1", "method": "tools/call",
+                                  "params": {"name": name, "arguments": {}}}],
+            "text protocol": lambda name: f'<tool_call>{{"name": {json.dumps(name)}, "arguments": {{}}}}</tool_call>',
+            "Qwen3 template": lambda name: f'<tool_call>\n{{"name": {json.dumps(name)}, "arguments": {{}}}}\n</tool_call>',
+        }
+        for name in (5, "", "   ", [1], None, {"tool": "f"}, True):
+            for dialect in (OpenAI(), Anthropic(), MCP(), TextProtocol(), Qwen()):
+                with self.subTest(dialect=dialect.name, name=name):
+                    _, (item,) = dialect.read_calls(turns[dialect.name](name))
+                    self.assertIsInstance(item, ParseError)
+                    self.assertEqual(item.kind, "bad_name")
+                    if dialect.name in ("OpenAI", "Anthropic", "MCP"):
+                        self.assertEqual(item.id, "c1")  # its result can still name it
+
+    def test_an_id_that_is_not_a_string_is_bad_name(self):
+        for call_id in (5, None, ["c1"], 1.5, {"id": "c1"}):
+            turns = [(OpenAI(), {"role": "assistant", "tool_calls": [
+                         {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}),
+                     (Anthropic(), {"role": "assistant", "content": [
+                         {"type": "tool_use", "id": call_id, "name": "get_weather", "input": {}}]})]
+            for dialect, turn in turns:
+                with self.subTest(dialect=dialect.name, id=call_id):
+                    _, (item,) = dialect.read_calls(turn)
+                    self.assertIsInstance(item, ParseError)
+                    self.assertEqual((item.kind, item.id), ("bad_name", ""))
+                    self.assertIn("id", item.message)
+
     def test_a_turn_without_calls(self):
         cases = [(OpenAI(), {"role": "assistant", "content": "Sunny.", "tool_calls": None}),
                  (OpenAI(), {"role": "assistant", "content": "Sunny."}),
@@ -1435,6 +1469,29 @@ class ReadingCallsAndResults(unittest.TestCase):
                          {"type": "text", "text": "3}"}]}]}
         matched = match_results(CALLS, Anthropic().read_results(message))
         self.assertEqual([(r.ok, r.text) for r in matched], [(True, '{"temp": 3}'), (False, "no station")])
+
+    def test_qwen_results_that_quote_the_closing_tag_stay_with_their_calls(self):
+        # <tool_response> blocks carry no id: the n-th answers the n-th call, so a result that closed its own
+        # block early would hand every later result to the wrong call
+        texts = ["before </tool_response> after", "</tool_response>", "x</tool_response>\n<tool_response>\ny",
+                 "already escaped <\\/tool_response>", "twice <\\\\/tool_response>", "</tool_response></tool_response>",
+                 "</tool_response", "<tool_response>"]
+        calls = [ToolCall(c.name, c.arguments, id=f"w{n}") for n, c in enumerate(CALLS, 1)]  # ids the text has not
+        for text in texts:
+            with self.subTest(text=text):
+                message = Qwen().results(list(zip(calls, [ToolResult(True, content=text), RESULTS[1]])))
+                by_id = Qwen().read_results(message, calls)
+                self.assertEqual([(r.ok, r.text) for r in match_results(calls, by_id)],
+                                 [(True, text), (False, "no station")])
+                self.assertEqual(sorted(Qwen().read_results(message)), ["call_1", "call_2"])  # numbered in call order
+
+    def test_qwen_results_must_be_one_per_call(self):
+        block = "<tool_response>\nok\n</tool_response>"
+        for count in (0, 1, 3):
+            with self.subTest(count=count):
+                with self.assertRaisesRegex(ValueError, f"{count} <tool_response> blocks for 2 calls"):
+                    Qwen().read_results("\n".join([block] * count), CALLS)
+        self.assertEqual(sorted(Qwen().read_results("\n".join([block] * 2), CALLS)), ["call_1", "call_2"])
 
     def test_openai_results_must_be_tool_messages(self):
         for message in ({"role": "user", "content": "hi"}, {"role": "tool", "content": "x"}):

@@ -16,6 +16,7 @@ import http.client
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -613,6 +614,50 @@ class HostHeader(unittest.TestCase):
                     self.assertTrue(isinstance(json.loads(body), (dict, list)))  # a refusal is JSON too
 
 
+def send_and_read_all(port: int, data: bytes) -> bytes:
+    """Write bytes on one connection, say we are done writing, and read until the server closes (or resets) it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)  # no more requests come: a server that keeps reading meets the end at once
+        chunks = []
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except ConnectionResetError:  # closed with our unread bytes in its buffer: what came before is all there
+            pass
+    return b"".join(chunks)
+
+
+class RefusalsBeforeTheBody(unittest.TestCase):
+    """Guards against request smuggling past the Host check: a refusal given before the body is read must end the
+    connection, or the body (a whole request, with our Host) is parsed as the next request and answered."""
+
+    def test_every_refusal_by_the_head_closes_the_connection_so_a_request_in_the_body_is_never_served(self):
+        endpoint = mcp_endpoint(self, MCPServer(mcp_tools(), max_message_bytes=2000))
+        port = port_of(endpoint.url)
+        payload = json.dumps(rpc("initialize", hello(), 1)).encode()
+        inner = (f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                 f"Accept: application/json, text/event-stream\r\nContent-Length: {len(payload)}\r\n\r\n").encode() + payload
+        ours, n = f"Host: 127.0.0.1:{port}", len(inner)
+        cases = [  # (what is refused, the head of the request whose body is `inner`, the status: RFC 9110, 9112)
+            ("a foreign Host", f"POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nContent-Length: {n}", 421),
+            ("a foreign Host on a GET", f"GET /mcp HTTP/1.1\r\nHost: evil.example.com\r\nContent-Length: {n}", 421),
+            ("another path", f"POST /other HTTP/1.1\r\n{ours}\r\nContent-Length: {n}", 404),
+            ("a Content-Length that is no number", f"POST /mcp HTTP/1.1\r\n{ours}\r\nContent-Length: {n}x", 400),
+            ("a chunked body", f"POST /mcp HTTP/1.1\r\n{ours}\r\nTransfer-Encoding: chunked", 411),
+            ("a POST without Content-Length", f"POST /mcp HTTP/1.1\r\n{ours}", 411),
+            ("a body over the limit", f"POST /mcp HTTP/1.1\r\n{ours}\r\nContent-Length: 2001", 413),
+        ]
+        for what, head, status in cases:
+            with self.subTest(what):
+                answer = send_and_read_all(port, head.encode() + b"\r\n\r\n" + inner)
+                self.assertEqual(answer.count(b"HTTP/1.1 "), 1, answer[:600])  # one answer: the refusal
+                self.assertTrue(answer.startswith(b"HTTP/1.1 %d " % status), answer[:80])
+                self.assertIn(b"Connection: close", answer)
+                self.assertNotIn(b"Mcp-Session-Id", answer)
+                self.assertEqual(endpoint.sessions, {})
+
+
 # ---------------------------------------------------------------------------------------------
 # --- 4. MCP: per-session workers, session expiry and cap, challenges, one message limit, fields ---
 # ---------------------------------------------------------------------------------------------
@@ -656,6 +701,96 @@ class SessionWorkers(unittest.TestCase):
             self.assertNotIn("did not run", text_of(reply["result"]))
 
 
+class UnansweredRequests(unittest.TestCase):
+    """Guards against a request to the client that is never answered (an elicitation, a sampling request) holding
+    a worker for ask()'s 60 s while the call's deadline is 10 s: twelve such calls took 35 more threads."""
+
+    def test_an_elicitation_never_answered_ends_at_the_call_deadline_and_frees_the_worker(self):
+        released, refusals = threading.Event(), []
+        schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+
+        def ask_name() -> str:
+            """Ask the user for a name (and, if that fails, once more)."""
+            try:
+                for _ in range(2):
+                    try:
+                        return interfaces.mcp_call().elicit("Your name?", schema)["action"]
+                    except interfaces.MCPRefused as exc:
+                        refusals.append(str(exc))
+                return "no answer"
+            finally:
+                released.set()
+        server = MCPServer(ToolRegistry([tool_from_function(ask_name, read_only=True)]), tool_timeout=0.2)
+        self.addCleanup(server.close)
+        session, sent = server.session(), []
+        session.sink = lambda message, related: sent.append(message) or True  # delivered; the client never answers
+        client = {"name": "silent", "version": "0"}
+        self.assertIn("result", session.handle(rpc("initialize", {"protocolVersion": "2025-06-18", "clientInfo": client,
+                                                                  "capabilities": {"elicitation": {}}}, 0)))
+        reply = session.handle(rpc("tools/call", {"name": "ask_name", "arguments": {}}, 1))
+        self.assertTrue(reply["result"]["isError"])
+        self.assertIn("the client never answered its elicitation/create request", text_of(reply["result"]))
+        self.assertTrue(released.wait(5), "the tool still waits for an answer: it holds its worker")
+        self.assertEqual(len(refusals), 2)
+        self.assertIn("never answered before the call's deadline", refusals[0])
+        self.assertIn("not sent", refusals[1])  # the deadline has passed: a second question is refused at once
+        self.assertEqual([m["method"] for m in sent if "id" in m], ["elicitation/create"])
+        self.assertEqual(session.asked, {})
+        deadline = time.monotonic() + 5  # the worker counts itself free just after the tool returns
+        while session.running and time.monotonic() < deadline:
+            time.sleep(0.005)
+        self.assertEqual(session.running, 0)
+
+
+def team_page(team: str) -> str:
+    if team not in ("firmware", "design"):  # as Cardinal's pages: the template matches any team, the reader knows
+        raise RPCError(-32602, f"Unknown team {team!r}")
+    return f"# The {team} team"
+
+
+class Subscriptions(unittest.TestCase):
+    """Guards against resources/subscribe keeping what resources/read refuses, and without a cap: one session held
+    40 subscriptions of 900 kB each."""
+
+    def setUp(self):
+        templates = [interfaces.ResourceTemplate("cardinal://teams/{team}", "team page", team_page),
+                     interfaces.ResourceTemplate("test://notes/{n}", "note", lambda n: f"note {n}")]
+        server = MCPServer(mcp_tools(), templates=templates)
+        self.addCleanup(server.close)
+        self.session = ready(server)
+
+    def ask(self, method: str, uri: str) -> dict:
+        return self.session.handle(rpc(method, {"uri": uri}, 7))
+
+    def test_a_uri_resources_read_refuses_is_refused_with_the_same_error(self):
+        limit = interfaces.MAX_URI_CHARS
+        cases = [("a team the reader does not serve", "cardinal://teams/sales"),
+                 ("a URI nothing serves", "test://nope"),
+                 ("a URI one character over the limit", "test://notes/" + "x" * (limit - len("test://notes/") + 1))]
+        for what, uri in cases:
+            with self.subTest(what):
+                refused = self.ask("resources/read", uri)
+                self.assertEqual(refused["error"]["code"], -32602)
+                self.assertEqual(self.ask("resources/subscribe", uri), refused)
+        self.assertEqual(self.session.subscriptions, set())
+        longest = "test://notes/" + "x" * (limit - len("test://notes/"))  # at the limit: served and kept
+        self.assertIn("result", self.ask("resources/read", longest))
+        self.assertEqual(self.ask("resources/subscribe", longest)["result"], {})
+        self.assertEqual(self.session.subscriptions, {longest})
+
+    def test_a_session_keeps_at_most_max_subscriptions(self):
+        limit = interfaces.MAX_SUBSCRIPTIONS
+        for n in range(limit):
+            self.assertEqual(self.ask("resources/subscribe", f"test://notes/{n}")["result"], {})
+        refused = self.ask("resources/subscribe", f"test://notes/{limit}")
+        self.assertEqual(refused["error"]["code"], INVALID_REQUEST)
+        self.assertIn("unsubscribe", refused["error"]["message"])
+        self.assertEqual(self.ask("resources/subscribe", "test://notes/0")["result"], {})  # already kept: no new one
+        self.assertEqual(self.ask("resources/unsubscribe", "test://notes/0")["result"], {})
+        self.assertEqual(self.ask("resources/subscribe", f"test://notes/{limit}")["result"], {})  # room again
+        self.assertEqual(len(self.session.subscriptions), limit)
+
+
 class HttpSessions(unittest.TestCase):
     """Guards against sessions kept for ever (idle ones never expire) and without a cap."""
 
@@ -688,6 +823,126 @@ class HttpSessions(unittest.TestCase):
         status, headers, body = post_json(endpoint.url, rpc("initialize", hello(), 4))
         self.assertEqual(status, 200, body)
         self.assertTrue(headers.get("Mcp-Session-Id"))
+
+
+def open_session(endpoint: MCPHttpServer, version: str = "2025-11-25", capabilities: dict | None = None) -> str:
+    """Run the handshake over HTTP; return the session id."""
+    status, headers, body = post_json(endpoint.url, rpc("initialize", hello(version) | {
+        "capabilities": capabilities or {}}, 1))
+    assert status == 200, body
+    sid = headers["Mcp-Session-Id"]
+    post_json(endpoint.url, {"jsonrpc": "2.0", "method": "notifications/initialized"}, {"Mcp-Session-Id": sid})
+    return sid
+
+
+def read_until(sock: socket.socket, marker: bytes, data: bytes = b"") -> bytes:
+    """Read from a raw socket until `marker` has come (or the server closed)."""
+    while marker not in data and (chunk := sock.recv(65536)):
+        data += chunk
+    return data
+
+
+def raw_request(test: unittest.TestCase, port: int, head: str, body: bytes = b"") -> tuple[int, socket.socket, bytes]:
+    """Send one request on a raw socket (closed at cleanup); return its status, the socket, and its head as read."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+    test.addCleanup(sock.close)
+    sock.sendall(f"{head}\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode() + body)
+    data = read_until(sock, b"\r\n\r\n")
+    return int(data.split(b" ", 2)[1]), sock, data
+
+
+def sse_get(test: unittest.TestCase, endpoint: MCPHttpServer, sid: str, last_event_id: str = "") -> tuple:
+    """GET the session's event stream on a raw socket: (status, socket, what was read)."""
+    resume = f"\r\nLast-Event-ID: {last_event_id}" if last_event_id else ""
+    return raw_request(test, port_of(endpoint.url), f"GET /mcp HTTP/1.1\r\nAccept: text/event-stream\r\n"
+                                                    f"Mcp-Session-Id: {sid}{resume}")
+
+
+def streams_of(endpoint: MCPHttpServer, sid: str) -> list:
+    with endpoint.lock:
+        return [s for s in endpoint.streams.values() if s.session_id == sid]
+
+
+def chatty() -> str:
+    """Log a line, then answer."""
+    interfaces.mcp_call().log("info", "working")
+    return "done"
+
+
+class EventStreams(unittest.TestCase):
+    """Guards against event streams without bounds: resuming the open GET stream again and again opened a writer
+    each time (20 of 20, a thread each); nothing capped a session's or the server's streams; a stream whose
+    client hung up stayed until the session ended (30 of 30 kept)."""
+
+    SAMPLING = {"sampling": {}}  # a client that declared sampling: its calls may talk, so they are streamed
+
+    def test_a_get_resuming_the_open_get_stream_gets_409_and_opens_no_second_writer(self):
+        endpoint = mcp_endpoint(self)
+        sid = open_session(endpoint)
+        status, sock, data = sse_get(self, endpoint, sid)
+        self.assertEqual(status, 200)
+        priming = re.search(rb"id: (\S+)\n", read_until(sock, b"\n\n", data)).group(1).decode()
+        for attempt in range(3):
+            with self.subTest(attempt=attempt):
+                status, _, data = sse_get(self, endpoint, sid, last_event_id=priming)
+                self.assertEqual(status, 409, data)
+        self.assertEqual(len(streams_of(endpoint, sid)), 1)
+
+    def test_past_the_caps_a_get_gets_409_or_503_and_a_call_is_answered_whole(self):
+        endpoint = mcp_endpoint(self, MCPServer(ToolRegistry([tool_from_function(chatty, read_only=True)])),
+                                max_session_streams=1, max_streams=2)
+        a, b, c = (open_session(endpoint, capabilities=self.SAMPLING) for _ in range(3))
+        self.assertEqual(sse_get(self, endpoint, a)[0], 200)  # a's one stream
+        status, headers, body = post_json(endpoint.url, rpc("tools/call", {"name": "chatty", "arguments": {}}, 2),
+                                          {"Mcp-Session-Id": a})
+        self.assertEqual(status, 200)
+        self.assertIsNone(headers.get("Transfer-Encoding"))  # no stream opened: the log line and the result, whole
+        self.assertEqual(headers.get("Content-Length"), str(len(body)))
+        self.assertLess(body.index(b'"working"'), body.index(b'"done"'))
+        self.assertEqual(sse_get(self, endpoint, b)[0], 200)  # the server's second stream, its last
+        status, _, data = sse_get(self, endpoint, c)
+        self.assertEqual(status, 503, data)
+        self.assertRegex(data.decode(), r"\r\nRetry-After: [0-9]+\r\n")
+
+    def test_a_call_stream_whose_client_hung_up_is_forgotten_at_its_next_write(self):
+        gate = threading.Event()
+        self.addCleanup(gate.set)
+
+        def hold() -> str:
+            """Log a line, then wait for the test."""
+            interfaces.mcp_call().log("info", "started")
+            gate.wait(5)
+            return "done"
+        endpoint = mcp_endpoint(self, MCPServer(ToolRegistry([tool_from_function(hold, read_only=True)])))
+        sid = open_session(endpoint, capabilities=self.SAMPLING)
+        body = json.dumps(rpc("tools/call", {"name": "hold", "arguments": {}}, 2)).encode()
+        status, sock, data = raw_request(self, port_of(endpoint.url), (
+            f"POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            f"Mcp-Session-Id: {sid}\r\nContent-Length: {len(body)}"), body)
+        self.assertEqual(status, 200)
+        read_until(sock, b'"started"', data)
+        sock.close()  # the client hangs up while the call runs
+        session, note = endpoint.sessions[sid], {"level": "info", "data": "still working"}
+        deadline = time.monotonic() + 5
+        while streams_of(endpoint, sid) and time.monotonic() < deadline:
+            session.notify("notifications/message", note, related=2)  # a write on the call's stream, which fails
+            time.sleep(0.01)
+        self.assertEqual(streams_of(endpoint, sid), [])
+        session.notify("notifications/message", note, related=2)
+        self.assertIn(note, [m.get("params") for m in session.outbox])  # kept for the next reply, not lost
+
+    def test_a_quiet_get_stream_whose_client_hung_up_is_forgotten_without_any_write(self):
+        endpoint = mcp_endpoint(self, stream_check=0.02)
+        sid = open_session(endpoint, version="2025-06-18")  # no priming event: nothing is ever written on it
+        status, sock, _ = sse_get(self, endpoint, sid)
+        self.assertEqual(status, 200)
+        sock.close()
+        deadline = time.monotonic() + 5
+        while streams_of(endpoint, sid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        self.assertEqual(streams_of(endpoint, sid), [])
+        self.assertNotIn(sid, endpoint.get_streams)
+        self.assertEqual(sse_get(self, endpoint, sid)[0], 200)  # the session may open its GET stream again
 
 
 class Challenges(unittest.TestCase):

@@ -75,6 +75,25 @@ def elicitor_of(action: str, content: dict | None = None):
     return elicitor
 
 
+class FakeServer:
+    """A server written as its messages (for MCPClient through interfaces.Exchange): initialize is answered here,
+    every other request by `answer(request) -> the messages sent back`, notifications by nothing."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def exchange(self, text: str) -> list[str]:
+        message = json.loads(text)
+        if message.get("method") == "initialize":
+            return [json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {
+                "protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                "serverInfo": {"name": "fake", "version": "1"}}})]
+        return [json.dumps(m) for m in self.answer(message)] if "id" in message else []
+
+    def close(self) -> None:
+        pass
+
+
 # --- Small tools of our own, with short steps (the fixture's are 50 ms apart) ---
 
 class Countdown:
@@ -350,7 +369,7 @@ class ResourceTests(Connect, unittest.TestCase):
         self.assertEqual(json.loads(text)["id"], "a b")
 
     def test_unknown_uri(self):
-        for uri in ("test://nope", "test://template/1/2/data"):
+        for uri in ("test://nope", "test://template/1/2/data", "test://static-text-x", "test://static-text/x"):
             with self.subTest(uri=uri), self.assertRaises(RPCError) as caught:
                 self.client.read_resource(uri)
             self.assertEqual(caught.exception.code, INVALID_PARAMS)
@@ -446,6 +465,23 @@ class PromptTests(Connect, unittest.TestCase):
             self.client.complete({"type": "ref/prompt", "name": "no_such_prompt"}, "arg1", "")
         self.assertEqual(caught.exception.code, INVALID_PARAMS)
 
+    def test_completion_context_from_2025_06_18(self):
+        # context.arguments came with 2025-06-18: the host sends it from that revision on, and the server reads it
+        def ids(value: str, context: dict) -> list[str]:
+            return [context.get("kind", "?") + value]
+        template = interfaces.ResourceTemplate("test://{kind}/{id}", "kinds", lambda kind, id: "", complete={"id": ids})
+        server = MCPServer(ToolRegistry(), templates=[template])
+        self.addCleanup(server.close)
+        ref = {"type": "ref/resource", "uri": "test://{kind}/{id}"}
+        for version, values in (("2025-03-26", ["?7"]), ("2025-06-18", ["book7"]), ("2025-11-25", ["book7"])):
+            with self.subTest(version=version):
+                client = self.connect(server, protocol_version=version)
+                self.assertEqual(client.protocol_version, version)
+                self.assertEqual(client.complete(ref, "id", "7", {"kind": "book"}), values)
+                sent = wire(client, "->")[-1]
+                self.assertEqual((sent["method"], "context" in sent["params"]),
+                                 ("completion/complete", version >= "2025-06-18"))
+
 
 # --- Logging, progress ---
 
@@ -490,6 +526,25 @@ class ProgressTests(Connect, unittest.TestCase):
                          [(0, 100, "0% done"), (50, 100, "50% done"), (100, 100, "100% done")])
         token = wire(client, "->")[-1]["params"]["_meta"]["progressToken"]
         self.assertEqual({p["progressToken"] for p in seen}, {token})
+
+    def test_progress_of_another_request_is_not_this_calls(self):
+        # the server sends progress for other tokens while our call runs (an earlier request's, the initialize
+        # request's id 1; a token that only extends ours; our request's id, a number, not our token): the caller's
+        # handler sees exactly the progress sent with its own token, and the rest stays an unread notification
+        def answer(request: dict) -> list[dict]:
+            mine = request["params"]["_meta"]["progressToken"]
+            progress = [(1, "progress-1"), (2, mine), (3, mine + "0"), (4, request["id"]), (5, mine)]
+            return [{"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token,
+                                                                                     "progress": n}}
+                    for n, token in progress] + [{"jsonrpc": "2.0", "id": request["id"], "result": {"content": []}}]
+        client = MCPClient(FakeServer(answer), timeout=TIMEOUT)
+        self.addCleanup(client.close)
+        client.initialize()
+        seen = []
+        client.call_tool("anything", {}, on_progress=seen.append)
+        self.assertEqual(wire(client, "->")[-1]["params"]["_meta"], {"progressToken": "progress-2"})
+        self.assertEqual([(p["progress"], p["progressToken"]) for p in seen], [(2, "progress-2"), (5, "progress-2")])
+        self.assertEqual([n["params"]["progress"] for n in client.notifications], [1, 3, 4])
 
     def test_no_progress_without_a_token(self):
         client = self.connect()
@@ -619,6 +674,56 @@ class HTTPSamplingElicitationTests(SamplingElicitationTests):
     transport = "http"
 
 
+class CancelBesideSamplingTests(unittest.TestCase):
+    """Two calls of one session run side by side; the client cancels one while the other waits for its sampling
+    request. The cancel stops its own call only: the other's request still waits, and its answer reaches its tool."""
+
+    def test_cancelling_one_call_leaves_the_others_sampling_request_alone(self):
+        started, asked, sent, replies = threading.Event(), threading.Event(), [], {}
+
+        def hold() -> str:
+            started.set()
+            mcp_call().sleep(TIMEOUT)  # a cancel ends it at once
+            return "held to the end"
+        tools = conformance_server.conformance_tools() + [Tool("hold", "Wait", NO_ARGUMENTS, hold, read_only=True)]
+        server = MCPServer(ToolRegistry(tools))
+        self.addCleanup(server.close)
+        session = server.session()
+
+        def sink(message: dict, related) -> bool:  # the client's side of the wire: keep what the server sends
+            sent.append(message)
+            if message.get("method") == "sampling/createMessage":
+                asked.set()
+            return True
+        session.sink = sink
+        session.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+                        "capabilities": {"sampling": {}}, "clientInfo": {"name": "t", "version": "1"}}})
+        session.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+        def call(request_id: int, name: str, arguments: dict) -> None:
+            replies[request_id] = session.handle({"jsonrpc": "2.0", "id": request_id, "method": "tools/call",
+                                                  "params": {"name": name, "arguments": arguments}})
+        held = threading.Thread(target=call, args=(2, "hold", {}))
+        sampling = threading.Thread(target=call, args=(3, "test_sampling", {"prompt": "The capital of France?"}))
+        for thread in (held, sampling):
+            thread.start()
+            self.addCleanup(thread.join, TIMEOUT)
+        self.assertTrue(started.wait(TIMEOUT) and asked.wait(TIMEOUT))  # call 2 runs; call 3's request waits
+        session.handle({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
+        held.join(TIMEOUT)
+        self.assertEqual(replies, {2: None})  # the cancelled call gets no response; call 3 still waits
+        request = next(m for m in sent if m.get("method") == "sampling/createMessage")
+        # subtle: read in the session's table of requests that wait for the client, not from call 3's outcome: a
+        # request the cancel wrongly ended would show only once call 3's thread woke, which the test cannot await
+        waiter = session.asked.get(request["id"])
+        self.assertTrue(waiter is not None and not waiter.event.is_set(), "the cancel of call 2 ended call 3's request")
+        session.handle({"jsonrpc": "2.0", "id": request["id"], "result": {
+            "role": "assistant", "content": {"type": "text", "text": "Paris."}, "model": "m", "stopReason": "endTurn"}})
+        sampling.join(TIMEOUT)
+        self.assertEqual(replies[3]["result"], {"content": [{"type": "text", "text": "LLM response: Paris."}],
+                                                "isError": False})
+
+
 # --- Content blocks and structured output ---
 
 class ContentTests(Connect, unittest.TestCase):
@@ -667,6 +772,33 @@ class ContentTests(Connect, unittest.TestCase):
         self.assertTrue(result["isError"])
         self.assertNotIn("structuredContent", result)
         self.assertIn("outputSchema", texts(result))
+
+    def test_each_tool_result_is_checked_against_its_own_output_schema(self):
+        # two tools, two schemas: count returns {"total": integer}, label {"label": string}. A result that fits its own
+        # schema is kept; label's result shaped like count's fits only the other schema: the host drops it
+        label_schema = {"type": "object", "properties": {"label": {"type": "string"}}, "required": ["label"]}
+        listed = [{"name": "count", "inputSchema": NO_ARGUMENTS, "outputSchema": TOTAL_SCHEMA},
+                  {"name": "label", "inputSchema": NO_ARGUMENTS, "outputSchema": label_schema}]
+        returns = {("count", False): {"total": 3}, ("label", False): {"label": "firmware"},
+                   ("label", True): {"total": 3}}
+
+        def answer(request: dict) -> list[dict]:
+            if request["method"] == "tools/list":
+                return [{"jsonrpc": "2.0", "id": request["id"], "result": {"tools": listed}}]
+            params = request["params"]
+            structured = returns[params["name"], params["arguments"].get("shaped_like_count", False)]
+            return [{"jsonrpc": "2.0", "id": request["id"], "result": {
+                "content": [{"type": "text", "text": json.dumps(structured)}], "structuredContent": structured}}]
+        client = MCPClient(FakeServer(answer), timeout=TIMEOUT)
+        self.addCleanup(client.close)
+        client.initialize()
+        client.list_tools()
+        self.assertEqual(client.call_tool("count", {}).get("structuredContent"), {"total": 3})
+        self.assertEqual(client.call_tool("label", {}).get("structuredContent"), {"label": "firmware"})
+        self.assertEqual(client.alerts, [])
+        self.assertNotIn("structuredContent", client.call_tool("label", {"shaped_like_count": True}))
+        (alert,) = client.alerts
+        self.assertTrue(alert.startswith("label: structuredContent does not fit its outputSchema"), alert)
 
     def test_no_structured_content_in_2025_03_26(self):
         result = self.call("fits", "2025-03-26")
@@ -843,6 +975,142 @@ class RawHTTPTests(unittest.TestCase):
         messages = [json.loads(e["data"]) for e in self.events(first + response.read()) if e.get("data")]
         # the countdown waits for a go-ahead that never comes: one progress, then the cancel ends it, no response
         self.assertEqual([m.get("method") for m in messages], ["notifications/progress"])
+
+
+class Paced:
+    """A tool that reports progress 1, 2 and 3 of 5, closes its call's event stream, waits for the test's go-ahead
+    for its run, reports 4 and 5, and answers: where the stream is cut is fixed by the order of events."""
+
+    SCHEMA = {"type": "object", "properties": {"run": {"type": "integer"}}, "required": ["run"]}
+
+    def __init__(self, runs: int):
+        self.go = [threading.Event() for _ in range(runs)]
+
+    def __call__(self, run: int) -> str:
+        call = mcp_call()
+        for n in (1, 2, 3):
+            call.progress(n, 5)
+        call.close_stream()
+        call.wait_for(self.go[run], TIMEOUT)
+        for n in (4, 5):
+            call.progress(n, 5)
+        return f"run {run} done"
+
+
+class ResumeTests(unittest.TestCase):
+    """GET with Last-Event-ID (basic/transports, "Resumability and Redelivery"): the server replays the events after
+    that id on that stream, and only to the session the stream belongs to."""
+
+    http, open_session = RawHTTPTests.http, RawHTTPTests.open_session  # the same raw requests as RawHTTPTests
+    headers, events = staticmethod(RawHTTPTests.headers), staticmethod(RawHTTPTests.events)
+
+    def setUp(self):
+        self.paced = Paced(3)
+        server = MCPServer(ToolRegistry([Tool("paced", "Report progress, cut the stream, go on", Paced.SCHEMA,
+                                              self.paced, read_only=True)]))
+        self.endpoint = MCPHttpServer(server).start()
+        self.addCleanup(self.endpoint.stop)
+        self.port = int(self.endpoint.url.split(":")[2].split("/")[0])
+
+    def cut_call(self, sid: str, run: int) -> dict[int, str]:
+        """Call paced with a progress token; read its stream until the tool cuts it; return {progress: event id}."""
+        response = self.http("POST", {"jsonrpc": "2.0", "id": 10 + run, "method": "tools/call", "params": {
+            "name": "paced", "arguments": {"run": run}, "_meta": {"progressToken": f"p{run}"}}}, **self.headers(sid))
+        self.assertEqual(response.status, 200)
+        cut = [e for e in self.events(response.read()) if e.get("data")]
+        self.assertEqual([json.loads(e["data"])["params"]["progress"] for e in cut], [1, 2, 3])  # no more, no result
+        return {json.loads(e["data"])["params"]["progress"]: e["id"] for e in cut}
+
+    def resume(self, sid: str, last_id: str) -> list[dict]:
+        resumed = self.http("GET", **self.headers(sid, accept="text/event-stream"), **{"Last-Event-ID": last_id})
+        self.assertEqual(resumed.status, 200)
+        return [json.loads(e["data"]) for e in self.events(resumed.read()) if e.get("data")]
+
+    def test_exactly_the_events_after_the_last_id_seen(self):
+        sid = self.open_session()
+        for run, seen in ((0, 2), (1, 3)):  # a client that saw the event with progress 2, or 3 (the last one sent)
+            with self.subTest(last_seen=seen):
+                ids = self.cut_call(sid, run)
+                self.paced.go[run].set()
+                rest = self.resume(sid, ids[seen])
+                self.assertEqual([m["params"]["progress"] for m in rest[:-1]], list(range(seen + 1, 6)))
+                self.assertEqual((rest[-1]["id"], rest[-1]["result"]["content"]),
+                                 (10 + run, [{"type": "text", "text": f"run {run} done"}]))
+
+    def test_another_sessions_stream_is_never_resumed(self):
+        mine, other = self.open_session(), self.open_session()
+        ids = self.cut_call(mine, 0)
+        key = ids[1].rpartition("-")[0]
+        # the other session presents this stream's id: it gets a stream of its own (opened with its own priming
+        # event), never this one's events
+        foreign = self.http("GET", **self.headers(other, accept="text/event-stream"), **{"Last-Event-ID": ids[1]})
+        self.assertEqual(foreign.status, 200)
+        first = b""
+        while b"\n\n" not in first:
+            first += foreign.read1(4096)
+        self.assertEqual([(e.get("data", ""), e["id"].rpartition("-")[0] != key) for e in self.events(first)],
+                         [("", True)])
+        # ... and the stream is still there for its own session
+        self.paced.go[0].set()
+        rest = self.resume(mine, ids[1])
+        self.assertEqual([m["params"]["progress"] for m in rest[:-1]], [2, 3, 4, 5])
+        self.assertEqual(rest[-1]["id"], 10)
+
+
+class ScopeOverStreamTests(unittest.TestCase):
+    """A tool the token's scopes do not cover is refused with 403 insufficient_scope (Appendix D), also when the call
+    asks for progress from a client that accepts an event stream, the calls that are otherwise answered on one."""
+
+    def setUp(self):
+        self.notes = []
+
+        def note(text: str) -> str:
+            self.notes.append(text)
+            return "noted"
+
+        def look() -> str:
+            mcp_call().progress(1, 1)
+            return "looked"
+        registry = ToolRegistry([Tool("note", "Write a note", {"type": "object", "properties": {
+            "text": {"type": "string"}}, "required": ["text"]}, note),
+            Tool("look", "Read, reporting progress", NO_ARGUMENTS, look, read_only=True)])
+        self.endpoint = MCPHttpServer(MCPServer(registry, tokens={"reader": {"tools:read"}})).start()
+        self.addCleanup(self.endpoint.stop)
+        self.port = int(self.endpoint.url.split(":")[2].split("/")[0])
+
+    def post(self, body: dict, **headers):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        self.addCleanup(connection.close)
+        connection.request("POST", "/mcp", body=json.dumps(body).encode(), headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "Authorization": "Bearer reader"} | headers)
+        return connection.getresponse()
+
+    def test_out_of_scope_is_403_even_on_an_event_stream_with_progress(self):
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {"sampling": {}},
+                 "clientInfo": {"name": "t", "version": "1"}}
+        response = self.post({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        self.assertEqual(response.status, 200)
+        session = {"Mcp-Session-Id": response.getheader("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25"}
+        response.read()
+        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, **session).read()
+        refused = self.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "note", "arguments": {"text": "hi"}, "_meta": {"progressToken": "n2"}}}, **session)
+        self.assertEqual(refused.status, 403)
+        challenge = refused.getheader("WWW-Authenticate", "")
+        self.assertIn('error="insufficient_scope"', challenge)
+        self.assertIn('scope="tools:write"', challenge)
+        reply = json.loads(refused.read())
+        self.assertEqual((reply["id"], reply["error"]["code"]), (2, -32003))
+        self.assertEqual(self.notes, [])
+        # the same request for a tool the token covers is answered on the event stream: progress, then the result
+        allowed = self.post({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "look", "arguments": {}, "_meta": {"progressToken": "n3"}}}, **session)
+        self.assertEqual(allowed.status, 200)
+        self.assertTrue(allowed.getheader("Content-Type").startswith("text/event-stream"))
+        messages = [json.loads(e["data"]) for e in RawHTTPTests.events(allowed.read()) if e.get("data")]
+        self.assertEqual([m.get("method") for m in messages], ["notifications/progress", None])
+        self.assertEqual(messages[-1]["result"]["content"], [{"type": "text", "text": "looked"}])
 
 
 if __name__ == "__main__":

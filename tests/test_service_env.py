@@ -788,11 +788,22 @@ class DemoTau(unittest.TestCase):
         # Was a bug (fixed): chart() draws the pass@k bar as round(at * width // 2), i.e. floor(at * 40) // 2 inside a
         # no-op round, not round(at * 20): at seed 0, k = 1's pass@k 0.83 gets 16 #s (16.6 -> 17), and
         # k = 4's 1 - 1/560 = 0.998 gets 19 #s while k = 5's 1.00 gets 20: two bars for the same printed "1.00".
+        # Was a bug too (fixed, issue 31): pass@k was drawn at half pass^k's scale (pass^1 = 0.83 as 33 #s, pass@1 =
+        # 0.83 as 17). One scale now: 1.00 is 30 #s in both series.
         for k, hat_bar, hat_text, at_bar, at_text in chart_rows(self.text):
             with self.subTest(k=k):
                 hat, at = float(my_mean(self.runs, k, my_hat)), float(my_mean(self.runs, k, my_at))
-                self.assertEqual(hat_bar, round(hat * 40))
-                self.assertEqual(at_bar, round(at * 20))
+                self.assertEqual(hat_bar, round(hat * 30))
+                self.assertEqual(at_bar, round(at * 30))
+
+    def test_the_same_value_draws_the_same_bar_in_both_series(self):
+        # at k = 1 pass^1 and pass@1 are the same number, c/n: on one scale they are the same bar, at any width
+        for width in (10, 30, 40, 57):
+            with self.subTest(width=width):
+                (k, hat_bar, hat_text, at_bar, at_text), *_ = chart_rows(service_env.chart(self.runs, width))
+                self.assertEqual((k, hat_text), (1, at_text))
+                self.assertEqual(hat_bar, at_bar)
+                self.assertEqual(hat_bar, round(float(my_mean(self.runs, 1, my_hat)) * width))
 
     def test_the_knobs_line(self):
         line = next(line for line in self.text.splitlines() if line.startswith("8 tasks x"))

@@ -8,7 +8,6 @@ invented-argument verdicts from hand-built transcripts. None is copied from a ru
 """
 import re
 import sys
-import time
 import unittest
 from pathlib import Path
 
@@ -109,11 +108,9 @@ class Clock(unittest.TestCase):
         self.assertEqual([c.error_kind for c in t.calls], ["execution_error", None, "execution_error"])
         self.assertEqual((clock.wall_ms(t, 4), clock.busy_ms), (600, 600))
 
-    def test_timed_tool_keeps_its_result_and_kind_and_never_sleeps(self):
+    def test_timed_tool_keeps_its_result_and_kind(self):
         clock = SimulatedClock()
-        began = time.perf_counter()
         t, _, wall = self.run_reply([("lookup", {"key": "a"})] * 4 + [("write", {"key": "b"})] * 4, 4)
-        self.assertLess(time.perf_counter() - began, 0.5)  # 1.0 s simulated
         self.assertEqual(wall, 200 + 4 * 200)
         self.assertIn("value of a", t.messages[3]["content"])
         plain = tool_from_function(write)

@@ -514,8 +514,8 @@ class ToolkenToolMode(unittest.TestCase):
         self.assertEqual(tl.fill_arguments(demo, (120, 85), "We logged 11 and 7 faults".split()), [None, "7"])
 
     def test_a_failed_tool_ends_decoding(self):
-        # the patio question: the model predicts [square] first (test_the_result_fills_exactly_the_places_the_loss_skips);
-        # here square fails while running, so nothing is written for it and decoding stops, its error in the mode
+        # the patio question: the model predicts [square] first (test_the_result_fills_exactly_the_places_the_loss_
+        # skips); here square fails while running, so nothing is written for it and decoding stops, its error kept
         registry = tool_core.ToolRegistry()
 
         @registry.tool(read_only=True)
@@ -530,7 +530,8 @@ class ToolkenToolMode(unittest.TestCase):
         decoded = tl.decode_with_toolkens(self.frozen, self.head, self.context, registry, max_tokens=8)
         self.assertEqual((decoded.tokens, decoded.writers), ([], []))
         (mode,) = decoded.modes
-        self.assertEqual((mode.call, mode.result.ok, mode.result.error_kind), ("[square](16)", False, "execution_error"))
+        self.assertEqual((mode.call, mode.result.ok, mode.result.error_kind),
+                         ("[square](16)", False, "execution_error"))
 
 
 class FixedWords:
