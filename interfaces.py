@@ -2976,10 +2976,14 @@ class _Waiter:
 
     def __init__(self, call: "MCPCall | None", method: str):
         self.call, self.method, self.reply, self.event = call, method, None, threading.Event()
+        self.lock = threading.Lock()
 
     def answer(self, reply: dict | None) -> None:
-        self.reply = reply
-        self.event.set()
+        """Take the first answer only: a cancel or an expiry (None) is not overwritten by the client's late reply."""
+        with self.lock:
+            if not self.event.is_set():
+                self.reply = reply
+                self.event.set()
 
     def wait(self, timeout: float) -> dict | None:
         self.event.wait(timeout)
@@ -6347,6 +6351,8 @@ class _Interpreter:
 
     def step(self, node: ast.AST, cost: int = 1) -> None:
         """Charge steps; past the limit or the deadline, stop the program cleanly."""
+        if not cost:  # touch and binop charge 0 for small values: nothing to charge, no clock to read
+            return
         self.run.steps += cost
         if self.run.steps > self.max_steps:
             self.run.steps = min(self.run.steps, self.max_steps)
@@ -6664,15 +6670,19 @@ def _slots(value: typing.Any, cap: int) -> int:
 
     Example: _slots([[1, 2], (3,), {'a': [4]}], 100) -> 8
     """
-    count, stack = 0, [value]
+    from itertools import compress
+    count, stack = 0, [value] if type(value) in _CONTAINERS else []
     while stack and count <= cap:
         item = stack.pop()
-        if isinstance(item, (list, tuple, dict)):
-            count += len(item)
-            if count <= cap:  # subtle: never extend by a container the count already says is too much
-                stack.extend(item)
-                stack.extend(item.values() if isinstance(item, dict) else ())
+        count += len(item)
+        if count <= cap:  # subtle: never scan a container the count already says is too much
+            for part in (item, item.values()) if type(item) is dict else (item,):
+                # push the containers only, picked in C (a Python loop over a million numbers takes 0.1 s)
+                stack.extend(compress(part, map(_CONTAINERS.__contains__, map(type, part))))
     return count
+
+
+_CONTAINERS = frozenset((list, tuple, dict))  # the types a program's values nest in (never a subclass)
 
 
 def _compared(op: ast.cmpop, left: typing.Any, right: typing.Any) -> tuple:
@@ -6990,39 +7000,104 @@ class SimulatedShell:
     """A stand-in for the agent's shell (no real shell, no subprocess): one command of a tiny language per call.
 
     The language: `echo WORDS...`, `cat PATH` (a file under `root` only: the skill's folder), and
-    `curl [-s] [-H 'Name: value']... URL` (a GET with urllib, to http://127.0.0.1 only). `$NAME` expands to the
-    environment's value (unset: empty), inside quotes too (unlike sh, even single ones). Everything else (another
-    command, `;` `|` `&` `<` `>` `(` `)`, backquotes, `$(`, `${`) is refused with a message; no exception escapes.
+    `curl [-s] [-H 'Name: value']... URL` (a GET to http://127.0.0.1 only, within curl_seconds in all). `$NAME`
+    expands to the environment's value (unset: empty), inside quotes too (unlike sh, even single ones). Everything
+    else (another command, `;` `|` `&` `<` `>` `(` `)`, backquotes, `$(`, `${`) is refused with a message, which
+    names a variable the command expanded as $NAME, never its value; no exception escapes.
     Example: SimulatedShell({"K": "v"}).run('echo "key: $K"') -> 'key: v'
     """
 
-    def __init__(self, env: dict[str, str], root: str | None = None):
+    def __init__(self, env: dict[str, str], root: str | None = None, *, curl_seconds: float = 5.0,
+                 exchange: typing.Callable | None = None):
         self.env, self.root = dict(env), root  # the environment is the agent's: whatever runs here can read it
         self.read_files: list[str] = []  # paths cat read, relative to root (what entered the context)
+        self.curl_seconds = curl_seconds  # curl's deadline for its whole answer (a server may trickle it)
+        self.exchange = exchange  # how curl sends (None: Appendix B's _exchange); a test passes a spy to see where
 
     def run(self, command: str) -> str:
         """Run one command; return what it prints, or a refusal that says what the language allows."""
         words = _shell_words(command)
         if isinstance(words, str):
             return words
-        words = [re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*)", lambda m: self.env.get(m[1], ""), w) for w in words]
+        used: dict[str, str] = {}  # the variables this command expanded, and their values
+        words = [_expand(w, self.env, used) for w in words]
+        try:
+            return self._command(words)
+        except _Refused as refusal:
+            return _hide_values(str(refusal), used)
+        except Exception as exc:  # noqa: BLE001 - the no-escape promise; the message says it is a bug of ours
+            return _hide_values(f"refused: the shell failed (a bug in the host, not in your command): "
+                                f"{type(exc).__name__}", used)
+
+    def _command(self, words: list[str]) -> str:
+        """Run the expanded words; a refusal of the shell's own is raised as _Refused."""
         name, args = (words[0], words[1:]) if words else ("", [])
         if name not in SHELL_COMMANDS:
-            return (f"refused: unknown command {name!r}; this shell runs only {', '.join(SHELL_COMMANDS)} "
-                    "(see run_command's description)")
-        return {"echo": lambda a: " ".join(a), "cat": self._cat, "curl": _curl}[name](args)
+            raise _Refused(f"refused: unknown command {name!r}; this shell runs only {', '.join(SHELL_COMMANDS)} "
+                           "(see run_command's description)")
+        return {"echo": lambda a: " ".join(a), "cat": self._cat, "curl": self._curl}[name](args)
 
     def _cat(self, args: list[str]) -> str:
         """Print one file of the skill's folder (a relative path; nothing outside the folder)."""
-        import pathlib
         if self.root is None or len(args) != 1:
-            return "refused: cat takes one path inside the skill folder" + ("" if self.root else " (none here)")
-        base = pathlib.Path(self.root).resolve()
-        path = (base / args[0]).resolve()
-        if pathlib.PurePath(args[0]).is_absolute() or not path.is_relative_to(base) or not path.is_file():
-            return f"refused: cat reads only files in the skill folder, e.g. arxiv-search/SKILL.md; got {args[0]!r}"
-        self.read_files.append(path.relative_to(base).as_posix())
-        return path.read_text(encoding="utf-8", errors="replace")[:MAX_SHELL_OUTPUT]
+            raise _Refused("refused: cat takes one path inside the skill folder" + ("" if self.root else " (none here)"))
+        found = _skill_file(self.root, args[0])
+        if found is None:
+            raise _Refused(f"refused: cat reads only files in the skill folder, e.g. arxiv-search/SKILL.md; got "
+                           f"{args[0]!r}")
+        path, relative = found
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")[:MAX_SHELL_OUTPUT]
+        except OSError as exc:  # unreadable, or gone since it was found
+            raise _Refused(f"refused: cat could not read {args[0]!r} ({type(exc).__name__})") from None
+        self.read_files.append(relative)
+        return text
+
+    def _curl(self, args: list[str]) -> str:
+        """Run curl within this shell's deadline."""
+        return _curl(args, self.curl_seconds, self.exchange or _exchange)
+
+
+class _Refused(Exception):
+    """A refusal or failure message of the shell's own (not a command's output): run() hides expanded values in it."""
+
+
+def _expand(word: str, env: dict[str, str], used: dict[str, str]) -> str:
+    """Replace each $NAME in a word by its value (unset: empty), noting what was expanded in used.
+
+    Example: ('$K/x', {'K': 'v'}, {}) -> 'v/x' (used becomes {'K': 'v'})
+    """
+    def value(match: re.Match) -> str:
+        used[match[1]] = env.get(match[1], "")
+        return used[match[1]]
+    return re.sub(r"\$([A-Za-z_][A-Za-z0-9_]*)", value, word)
+
+
+def _hide_values(text: str, used: dict[str, str]) -> str:
+    """Write each expanded value back as its $NAME, in any case (a URL's scheme and host come back lowercased) and
+    as repr quotes it: a refusal enters the context, and must not carry a key the model never saw.
+
+    Example: ('the URL names http://k9.example', {'KEY': 'K9'}) -> 'the URL names http://$KEY.example'
+    """
+    for name, value in sorted(used.items(), key=lambda item: -len(item[1])):  # longest first: a value inside another
+        for form in {value, repr(value)[1:-1]} - {""}:
+            text = re.sub(re.escape(form), "$" + name, text, flags=re.IGNORECASE)
+    return text
+
+
+def _skill_file(root: str, name: str):
+    """Return (path, path relative to root) of the file name names inside root, or None: outside root, missing, not
+    a file, or no path at all (a NUL byte, which the file system would raise for)."""
+    import pathlib
+    if "\0" in name or pathlib.PurePath(name).is_absolute():
+        return None
+    try:
+        base = pathlib.Path(root).resolve()
+        path = (base / name).resolve()
+        found = path.is_relative_to(base) and path.is_file()
+    except (OSError, ValueError):  # a name too long, a loop of links
+        return None
+    return (path, path.relative_to(base).as_posix()) if found else None
 
 
 def _shell_words(command: JSON) -> list[str] | str:
@@ -7044,23 +7119,39 @@ def _shell_words(command: JSON) -> list[str] | str:
     return words
 
 
-def _curl(args: list[str]) -> str:
-    """Send one GET to a loopback URL with the given headers; print the body (an error status is said first)."""
+def _curl(args: list[str], seconds: float, exchange: typing.Callable) -> str:
+    """Send one GET to a loopback URL with the given headers, within seconds; print the body (an error status is
+    said first); refusals and failures are raised as _Refused."""
     headers, urls, rest = {}, [], list(args)
     while rest:
         word = rest.pop(0)
         if word == "-H" and rest:
-            name, colon, value = rest.pop(0).partition(":")
-            if not colon or not name.strip():
-                return f"curl: -H takes 'Name: value', got {name!r}"
-            headers[name.strip()] = value.strip()
+            name, value = _header(rest.pop(0))
+            headers[name] = value
         elif word.startswith("-") and word != "-s":
-            return f"refused: curl option {word!r}; this curl takes only -s, -H 'Name: value' and one URL"
+            raise _Refused(f"refused: curl option {word!r}; this curl takes only -s, -H 'Name: value' and one URL")
         elif word != "-s":
             urls.append(word)
     if len(urls) != 1:
-        return f"curl: give one URL (got {len(urls)}); usage: curl [-s] [-H 'Name: value'] http://127.0.0.1:PORT/path"
-    return _loopback_refusal(urls[0]) or _loopback_get(urls[0], headers)
+        raise _Refused(f"curl: give one URL (got {len(urls)}); usage: curl [-s] [-H 'Name: value'] "
+                       "http://127.0.0.1:PORT/path")
+    refusal = _loopback_refusal(urls[0])
+    if refusal:
+        raise _Refused(refusal)
+    parts = urlsplit(urls[0])
+    return _loopback_get(parts.port or 80, (parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
+                         headers, seconds, exchange)
+
+
+def _header(text: str) -> tuple[str, str]:
+    """Split -H's 'Name: value', or refuse what HTTP does not allow (RFC 9110 §5.1, §5.5): a name of token
+    characters, a value on one line. Example: 'X-API-Key: k1' -> ('X-API-Key', 'k1')"""
+    name, colon, value = text.partition(":")
+    if not colon or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name.strip()):
+        raise _Refused(f"curl: -H takes 'Name: value', got {name!r}")
+    if not re.fullmatch(r"[\t\x20-\x7e\x80-\xff]*", value):  # a line break would start a header of the model's
+        raise _Refused(f"curl: the value of -H {name.strip()!r} must be one line of plain text")
+    return name.strip(), value.strip()
 
 
 def _loopback_refusal(url: str) -> str | None:
@@ -7074,26 +7165,33 @@ def _loopback_refusal(url: str) -> str | None:
         # subtle: name the host only: the URL may hold an expanded secret, and this message enters the context
         return (f"refused: curl reaches only http://127.0.0.1 (the lab's loopback servers); the URL names "
                 f"{parts.scheme or 'no scheme'}://{parts.hostname or 'no host'}")
+    # subtle: urlsplit reads the host after the last @, while a client may read it otherwise (a backslash, %2F):
+    # http://KEY.evil.example@127.0.0.1/ passes the check above, and urllib put KEY.evil.example in a name lookup
+    if not re.fullmatch(r"127\.0\.0\.1(:[0-9]*)?", parts.netloc):
+        return ("refused: write the URL's host as 127.0.0.1 or 127.0.0.1:PORT alone: no user@ before it, no "
+                "backslash or other characters around it")
+    if not re.fullmatch(r"[!-~]+", url):
+        return "refused: a URL is printable ASCII without spaces; percent-encode the rest (%20 for a space)"
     return None
 
 
-def _loopback_get(url: str, headers: dict[str, str]) -> str:
-    """GET with urllib, never through a proxy and never following a redirect (it could lead off 127.0.0.1)."""
-    import urllib.error
-    import urllib.request
+def _loopback_get(port: int, target: str, headers: dict[str, str], seconds: float, exchange: typing.Callable) -> str:
+    """GET target from 127.0.0.1:port within seconds in all, following no redirect (one could lead off 127.0.0.1).
 
-    class NoRedirect(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, *args, **kwargs):
-            return None  # urllib then raises HTTPError with the 3xx status
-
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), NoRedirect)
+    The host is this literal, never the URL's, so nothing the URL holds reaches a name lookup. exchange (Appendix
+    B's _exchange) gives the deadline for the whole answer (a server may send a byte at a time), the cap on bytes,
+    and a hostile answer (a bad status line, 101 headers, an over-long line, a short body) as an HTTPFailure.
+    """
     try:
-        with opener.open(urllib.request.Request(url, headers=headers), timeout=5) as response:
-            return response.read(MAX_SHELL_OUTPUT).decode("utf-8", "replace")
-    except urllib.error.HTTPError as exc:
-        return f"curl: HTTP {exc.code}: {exc.read(MAX_SHELL_OUTPUT).decode('utf-8', 'replace')}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:  # refused, timed out, a malformed request
-        return f"curl: could not reach {url}: {exc}"
+        answer = exchange("GET", f"http://127.0.0.1:{port}{target}", None, headers, _now() + seconds,
+                          MAX_SHELL_OUTPUT)
+    except HTTPFailure as exc:  # it may quote the server's status line: cut as a body is
+        raise _Refused(_cut_text(f"curl: {exc}", MAX_SHELL_OUTPUT)) from None
+    if answer is None:
+        raise _Refused(f"curl: stopped at the deadline: no whole answer from 127.0.0.1:{port} within {seconds:g} s; "
+                       "the server is slow or stuck: try again later")
+    body = answer.body.decode("utf-8", "replace")
+    return body if 200 <= answer.status < 300 else f"curl: HTTP {answer.status}: {body}"
 
 
 def shell_tool(shell: SimulatedShell) -> Tool:

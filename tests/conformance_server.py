@@ -8,9 +8,11 @@ Run it, then point the suite at it (Node 22 and npm, outside this repository; th
     npx @modelcontextprotocol/conformance server --url http://127.0.0.1:18710/mcp
     python3 tests/conformance_server.py --stdio                 # the same server over stdio
 
-tests/test_interfaces_conformance.py runs the scenarios' checks against it over both transports.
+tests/test_interfaces_mcp_full.py checks these tools, resources and prompts, with the scenarios' texts, over
+InProcess, Streamable HTTP and stdio (this file, --stdio).
 """
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -20,9 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interfaces  # noqa: E402
-from interfaces import (TINY_PNG, TINY_WAV, MCPContent, Prompt, PromptArgument, Resource, ResourceTemplate,  # noqa: E402
-                        audio_block, embedded_resource, image_block, mcp_call, text_block)
-from tool_core import Tool, ToolRegistry  # noqa: E402
+from interfaces import (TINY_PNG, TINY_WAV, IsError, MCPContent, Prompt, PromptArgument, Resource,  # noqa: E402
+                        ResourceTemplate, VerbatimRegistry, audio_block, embedded_resource, image_block, mcp_call,
+                        text_block)
+from tool_core import Tool, ToolExecutionError  # noqa: E402
 
 NO_ARGUMENTS = {"type": "object", "properties": {}}
 STEP = float(os.environ.get("CONFORMANCE_STEP", "0.05"))  # the scenarios' "~50 ms" between steps (tests: shorter)
@@ -37,7 +40,7 @@ def _blocks(name: str, description: str, *blocks: dict) -> Tool:
 
 
 def _fail() -> None:
-    raise RuntimeError("This tool intentionally returns an error for testing")
+    raise ToolExecutionError("This tool intentionally returns an error for testing", retryable=False)
 
 
 def _with_logging() -> str:
@@ -183,11 +186,26 @@ def conformance_primitives() -> tuple[list[Resource], list[ResourceTemplate], li
     return resources, templates, prompts
 
 
+def in_words(tool: Tool) -> Tool:
+    """The tool, a failure it reports (ToolExecutionError; MCPRefused when the client cannot or will not answer)
+    returned as IsError: the model reads the sentence itself, where tool_core's registry writes
+    "<tool> failed: <exception class>: <sentence>" (a Python class name is nothing a model can act on).
+    Example: test_error_handling -> isError, "This tool intentionally returns an error for testing"
+    """
+    def run(**arguments):
+        try:
+            return tool.fn(**arguments)
+        except ToolExecutionError as exc:
+            return IsError(str(exc))
+    return dataclasses.replace(tool, fn=run)
+
+
 def conformance_server() -> interfaces.MCPServer:
     """The whole fixture as one MCPServer (no inbound auth, as the suite expects of a localhost server)."""
     resources, templates, prompts = conformance_primitives()
-    return interfaces.MCPServer(ToolRegistry(conformance_tools()), resources=resources, templates=templates,
-                                prompts=prompts, info={"name": "lab-conformance", "version": "1.0.0"})
+    registry = VerbatimRegistry([in_words(tool) for tool in conformance_tools()])  # passes an IsError on as it is
+    return interfaces.MCPServer(registry, resources=resources, templates=templates, prompts=prompts,
+                                info={"name": "lab-conformance", "version": "1.0.0"})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1480,10 +1480,12 @@ class ReadingCallsAndResults(unittest.TestCase):
         for text in texts:
             with self.subTest(text=text):
                 message = Qwen().results(list(zip(calls, [ToolResult(True, content=text), RESULTS[1]])))
-                by_id = Qwen().read_results(message, calls)
+                numbered = Qwen().read_results(message)  # call_1, call_2: in call order, as read_calls numbers calls
+                self.assertEqual([(r.ok, r.text) for r in match_results(CALLS, numbered)],
+                                 [(True, text), (False, "no station")])
+                by_id = Qwen().read_results(message, calls)  # given the calls, keyed by their own ids
                 self.assertEqual([(r.ok, r.text) for r in match_results(calls, by_id)],
                                  [(True, text), (False, "no station")])
-                self.assertEqual(sorted(Qwen().read_results(message)), ["call_1", "call_2"])  # numbered in call order
 
     def test_qwen_results_must_be_one_per_call(self):
         block = "<tool_response>\nok\n</tool_response>"

@@ -13,6 +13,7 @@ import base64
 import http.client
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -674,6 +675,20 @@ class HTTPSamplingElicitationTests(SamplingElicitationTests):
     transport = "http"
 
 
+class FirstAnswerWins(unittest.TestCase):
+    """A request of the server's to the client ends once: when a cancel or the call's deadline ended it first, the
+    client's late reply does not replace that ending (the tool already saw it, or is about to)."""
+
+    def test_a_late_reply_does_not_overwrite_a_cancel(self):
+        for first, late in ((None, {"result": {"content": {"type": "text", "text": "late"}}}),
+                            ({"result": {}}, None)):
+            with self.subTest(first=first):
+                waiter = interfaces._Waiter(None, "sampling/createMessage")
+                waiter.answer(first)
+                waiter.answer(late)
+                self.assertEqual(waiter.wait(0), first)
+
+
 class CancelBesideSamplingTests(unittest.TestCase):
     """Two calls of one session run side by side; the client cancels one while the other waits for its sampling
     request. The cancel stops its own call only: the other's request still waits, and its answer reaches its tool."""
@@ -1111,6 +1126,46 @@ class ScopeOverStreamTests(unittest.TestCase):
         messages = [json.loads(e["data"]) for e in RawHTTPTests.events(allowed.read()) if e.get("data")]
         self.assertEqual([m.get("method") for m in messages], ["notifications/progress", None])
         self.assertEqual(messages[-1]["result"]["content"], [{"type": "text", "text": "looked"}])
+
+
+class FixtureToolErrors(unittest.TestCase):
+    """The conformance fixture's tool errors are sentences for the model, with no Python exception class in them."""
+
+    PYTHON_CLASS = r"\b[A-Z]\w*(Error|Exception|Refused)\b"  # RuntimeError, ValueError, MCPRefused, ...
+
+    def call(self, name: str, arguments: dict, **options) -> dict:
+        client = MCPClient(InProcess(conformance_server.conformance_server().session()), timeout=TIMEOUT, **options)
+        self.addCleanup(client.close)
+        client.initialize()
+        return client.call_tool(name, arguments)
+
+    def test_the_intentional_error_is_the_scenarios_sentence(self):
+        result = self.call("test_error_handling", {})
+        self.assertTrue(result["isError"])
+        self.assertEqual(texts(result), "This tool intentionally returns an error for testing")
+
+    def test_a_request_the_client_cannot_answer_is_said_in_words(self):
+        cases = [  # (tool, arguments, client options, what the sentence must name)
+            ("test_sampling", {"prompt": "What is 2+2?"}, {}, "sampling capability"),
+            ("test_elicitation", {"message": "Who are you?"}, {}, "elicitation capability"),
+            ("test_elicitation", {"message": "Who are you?"},
+             {"elicitor": elicitor_of("accept", ACCEPTED), "protocol_version": "2025-03-26"}, "2025-06-18"),
+            ("test_elicitation", {"message": "Who are you?"}, {"elicitor": elicitor_of("accept", {"username": "ada"})},
+             "email"),
+        ]
+        for name, arguments, options, named in cases:
+            with self.subTest(name=name, options=sorted(options)):
+                result = self.call(name, arguments, **options)
+                self.assertTrue(result["isError"])
+                self.assertIn(named, texts(result))
+                self.assertNotRegex(texts(result), self.PYTHON_CLASS)
+
+    def test_the_docstring_names_test_files_that_exist(self):
+        named = re.findall(r"tests/\w+\.py", conformance_server.__doc__)
+        self.assertTrue(named)
+        for path in named:
+            with self.subTest(path):
+                self.assertTrue((ROOT / path).is_file(), path)
 
 
 if __name__ == "__main__":

@@ -431,5 +431,138 @@ class TheDemo(unittest.TestCase):
         self.assertIsInstance(self.text, tool_core.DemoText)
 
 
+def wrapped(levels: int, inner: str) -> str:
+    """Write a program line that puts the value inner inside `levels` one-item lists, as x."""
+    return f"x = {inner}\nfor i in range({levels}):\n    x = [x]\n"
+
+
+class BoundedWork(unittest.TestCase):
+    """Issue 31, item 4: one step, one message and one call stay bounded, however large, deep or shared the values."""
+
+    def test_arguments_too_large_or_too_deep_never_reach_the_tool(self):
+        big = "[[1] * 1000] * 1000"  # a million items in 2,000 list slots: small in memory, huge as JSON
+        cases = [("a shared value, shallow", wrapped(3, big), "over the limit of 100000 characters"),
+                 ("a shared value under 61 wrappers", wrapped(61, big), "nested more than 60 levels"),
+                 ("a small value 70 levels deep", wrapped(70, "1"), "nested more than 60 levels"),
+                 ("a long string in a dict", "x = {'k': 'a' * 100000}\n", "over the limit of 100000 characters")]
+        for what, program, words in cases:
+            with self.subTest(what):
+                registry = spy_registry()
+                run = I.run_program(program + "lookup(key=x)", registry)
+                self.assertIn(words, run.error or "")
+                self.assertIn("the arguments of lookup", run.error)
+                self.assertEqual((registry.seen, run.calls), ([], []))
+
+    def test_arguments_reach_the_tool_as_json_would_carry_them(self):
+        cases = [({"a": (1, None), 2: "b"}, {"a": [1, None], "2": "b"}), ([True, 1.5, -0.0], [True, 1.5, -0.0]),
+                 ({None: 1, False: [()], 2.5: "é"}, {"null": 1, "false": [[]], "2.5": "é"}), ("", "")]
+        for value, expected in cases:
+            with self.subTest(value=value):
+                self.assertEqual(json.loads(I._json_text(value, 1000)), expected)
+        for bad in (range(3), {(1,): 2}, float("nan"), [Odd()]):
+            with self.subTest(bad=bad), self.assertRaises((TypeError, ValueError)):
+                I._json_text(bad, 1000)
+
+    def test_every_error_is_cut_to_max_output_and_built_bounded(self):
+        long_message = Tool("loud", "Fail at length", {"type": "object", "properties": {}},
+                            lambda: (_ for _ in ()).throw(ToolExecutionError("no " * 30_000)))
+        registry = ToolRegistry([long_message])
+        s = "s = 'a' * 100000\n"
+        cases = [("a KeyError on three long strings", s + "x = {}[(s, s, s)]", "line 2: KeyError: ('aaa"),
+                 ("a KeyError on a long shared tuple", s + "t = (s,) * 300\nx = {}[t]", "line 3: KeyError: ('aaa"),
+                 ("a long format spec", s + "print(f'{1:{s}}')", "line 2: the format spec 'aaa"),
+                 ("a tool's long failure", "loud()", "line 1: loud failed (execution_error)")]
+        for max_output in (4_000, 1_000):
+            for what, program, start in cases:
+                with self.subTest(what, max_output=max_output):
+                    run = I.run_program(program, registry, max_output=max_output)
+                    self.assertTrue(run.error.startswith(start), run.error[:80])
+                    self.assertLessEqual(len(run.error), max_output)
+
+    def test_an_error_keeps_room_to_say_what_it_was_under_a_tiny_max_output(self):
+        run = I.run_program("x = {}['k' * 2000]", ToolRegistry(), max_output=10)
+        self.assertTrue(run.error.startswith("line 1: KeyError: 'kkk"))
+        self.assertEqual(len(run.error), I.ERROR_ROOM)
+
+    def test_the_program_tool_passes_the_model_at_most_max_output_characters(self):
+        # (program, how the message starts): the printout first, cut to leave the error its room
+        cases = [("print('p' * 900)\nx = {}['k']", "p" * 900 + "\nline 2: KeyError: 'k'"),
+                 ("print('p' * 900)\ns = 'a' * 100000\nx = {}[(s, s)]", "line 3: KeyError: ('aaa")]
+        tool = I.program_tool(spy_registry(), [], max_output=1_000)
+        for program, start in cases:
+            with self.subTest(program), self.assertRaises(ToolExecutionError) as caught:
+                tool.fn(source=program)
+            self.assertTrue(str(caught.exception).startswith(start), str(caught.exception)[:80])
+            self.assertLessEqual(len(str(caught.exception)), 1_000)
+
+    def test_an_f_string_stops_growing_at_the_limit_before_its_later_parts_run(self):
+        registry = spy_registry()
+        run = I.run_program("s = 'a' * 60000\nx = f'{s}{s}{lookup(key=\"late\")}'", registry)
+        self.assertIn("over the limit of 100000", run.error)
+        self.assertEqual(registry.seen, [])
+
+    def test_sum_adds_numbers_only_whatever_the_collection_or_the_start(self):
+        for program in ("d = {(1,): 1, (2,): 2}\nx = sum(d, ())", "x = sum([[1], [2]], [])", "x = sum({'a': 1})",
+                        "x = sum([1, 2], [])", "x = sum('abc')"):
+            with self.subTest(program):
+                self.assertIn("sum() adds numbers only", I.run_program(program, ToolRegistry()).error)
+        self.assertEqual(I.run_program("print(sum([1, 2.5], 4), sum({1: 'a', 2: 'b'}), sum(range(4), 1))",
+                                       ToolRegistry()).output, "7.5 3 7\n")
+
+    def test_sum_with_a_start_costs_a_step_per_item_too(self):
+        run = I.run_program("x = sum(range(10 ** 6), 0)", ToolRegistry(), max_steps=1_000)
+        self.assertIn("step limit reached (1000 steps)", run.error)
+
+    def test_comparing_hashing_and_copying_large_values_cost_steps_by_their_size(self):
+        shared = "a = [0] * 1000\nb = a + []\n"  # equal lists, not the same one: == walks every item
+        cases = [("== of lists shared a thousand times", shared + "x = [a] * 1000 == [b] * 1000"),
+                 ("in over a list of shared lists", shared + "x = b in [a] * 1000"),
+                 ("sorting a list of shared lists", shared + "x = sorted([a] * 1000)"),
+                 ("max of a list of shared lists", shared + "x = max([a] * 1000)"),
+                 ("hashing a long tuple as a key", "t = (0,) * 100000\nd = {}\nfor i in range(50):\n    d[t] = i"),
+                 ("looking up a long tuple", "t = (0,) * 100000\nd = {}\nfor i in range(50):\n    x = t in d"),
+                 ("copying long lists", "a = [0] * 50000\nfor i in range(50):\n    b = a + a")]
+        for what, program in cases:
+            with self.subTest(what):
+                run = I.run_program(program, ToolRegistry())
+                self.assertIn("step limit reached (10000 steps)", run.error or "")
+                self.assertEqual(run.steps, 10_000)
+
+    def test_a_step_covers_a_hundred_slots_and_small_values_cost_nothing_extra(self):
+        # counted by hand: 1 per statement and per node evaluated, + (slots walked or copied) // 100
+        cases = [("x = 1 == 1", 4), ("x = [1] == [1]", 6),
+                 ("x = [0] * 200 == [0] * 200", 1 + 1 + 2 * (4 + 200 // 100) + 400 // 100),  # * copies, == walks
+                 ("d = {}\nd[(0,) * 300] = 1", 2 + 3 + 4 + 300 // 100 + 300 // 100)]  # * copies, the key is hashed
+        for program, steps in cases:
+            with self.subTest(program):
+                run = I.run_program(program, ToolRegistry())
+                self.assertEqual((run.error, run.steps), (None, steps))
+
+    def test_a_program_past_its_deadline_is_stopped_with_a_clear_message(self):
+        ticks = iter(range(10 ** 6))  # a fake clock: one second passes at each reading
+        run = I.run_program("for i in range(10 ** 6):\n    pass", ToolRegistry(), max_seconds=10,
+                            clock=lambda: next(ticks))
+        self.assertEqual(run.steps, 10)  # read at the start (0), then once per step: the 10th step reads 10
+        # steps 1-5: the for, range(...), 10 ** 6, 10, 6; then the loop's rounds (line 1) and pass (line 2) alternate
+        self.assertTrue(run.error.startswith("line 1: time limit reached (10 s): the program was stopped"), run.error)
+        past = I.run_program("x = 1", ToolRegistry(), max_seconds=0)  # a deadline already reached
+        self.assertEqual((past.steps, past.error[:27]), (1, "line 1: time limit reached "))
+        with self.assertRaises(ValueError):
+            I.run_program("x = 1", ToolRegistry(), max_seconds=-1)
+
+    def test_an_augmented_assignment_evaluates_its_target_once(self):
+        cases = [("a dict item keyed by a call", "d = {'x': 1}\nd[lookup(key='x')['__class__']] += 1\nprint(d)",
+                  "{'x': 2}\n"),
+                 ("an item of a call's result", "lookup(key='x')['__class__'] += 'y'\nprint('done')", "done\n"),
+                 ("a list item indexed by a call", "xs = [5, 6]\nxs[len(lookup(key='x')) - 2] *= 10\nprint(xs)",
+                  "[5, 60]\n"),
+                 ("a name", "n = 1\nn += lookup(key='x')['ok']\nprint(n)", "2\n")]
+        for what, program, output in cases:
+            with self.subTest(what):
+                registry = spy_registry()
+                run = I.run_program(program, registry)
+                self.assertEqual((run.error, run.output, len(registry.seen)), (None, output, 1))
+
+
 if __name__ == "__main__":
     unittest.main()

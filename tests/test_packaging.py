@@ -9,9 +9,12 @@ import contextlib
 import importlib
 import importlib.util
 import io
+import os
 import re
 import string
+import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
@@ -219,34 +222,32 @@ def console_wrapper(folder: str, name: str, target: str) -> Path:
 class ConsoleCommands(unittest.TestCase):
     """Each command names itself as the user typed it, in --help and in its one-line errors (issue 31, item 7)."""
 
-    def run_each(self, folder: str, extra: list[str], env: dict | None = None):
-        """Run each command, installed and not, with extra arguments; yield (what was typed, the run)."""
-        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(ROOT)}
-        for name, target, plain in COMMANDS:
-            self.assertRegex((ROOT / "pyproject.toml").read_text(encoding="utf-8"), rf'(?m)^{name} = "{target}"')
-            for typed, argv in ((name, [str(console_wrapper(folder, name, target))]),
-                                (" ".join(plain), [str(ROOT / plain[0]), *plain[1:]])):
-                run = subprocess.run([sys.executable, *argv, *extra], capture_output=True, text=True, env=env,
-                                     cwd=folder, timeout=60)
-                yield typed, run
+    def run_each(self, arguments: dict[str, list[str]]):
+        """Run each command, installed and as a plain script, with its arguments; yield (command, what was typed, run)."""
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(ROOT)}  # no tokens
+        with tempfile.TemporaryDirectory() as folder:
+            for name, target, plain in COMMANDS:
+                self.assertRegex((ROOT / "pyproject.toml").read_text(encoding="utf-8"), rf'(?m)^{name} = "{target}"')
+                for typed, argv in ((name, [str(console_wrapper(folder, name, target))]),
+                                    (" ".join(plain), [str(ROOT / plain[0]), *plain[1:]])):
+                    yield name, typed, subprocess.run([sys.executable, *argv, *arguments[name]], capture_output=True,
+                                                      text=True, env=env, cwd=folder, timeout=60)
 
     def test_help_names_the_command_typed(self):
-        with tempfile.TemporaryDirectory() as folder:
-            for typed, run in self.run_each(folder, ["--help"]):
-                with self.subTest(typed):
-                    self.assertEqual((run.returncode, run.stderr), (0, ""))
-                    self.assertTrue(run.stdout.startswith(f"usage: {typed} [-h]"), run.stdout[:200])
+        for _, typed, run in self.run_each({name: ["--help"] for name, _, _ in COMMANDS}):
+            with self.subTest(typed):
+                self.assertEqual((run.returncode, run.stderr), (0, ""))
+                self.assertTrue(run.stdout.startswith(f"usage: {typed} [-h]"), run.stdout[:200])
 
     def test_errors_name_the_command_typed(self):
-        with tempfile.TemporaryDirectory() as folder:  # serving HTTP without tokens; grading two files, not three
-            for typed, run in self.run_each(folder, ["--http"]) if False else ():
-                pass
-            runs = [(typed, run) for typed, run in self.run_each(folder, [])]
-            del runs
-            expected = {"tool-use-lab-mcp": "set MCP_AGENT_TOKEN", "interfaces.py serve": "set MCP_AGENT_TOKEN",
-                        "tool-use-lab-bfcl": "grade: give three files", "bfcl_lab.py": "grade: give three files"}
-            arguments = {"tool-use-lab-mcp": ["--http"], "tool-use-lab-bfcl": ["grade", "q.json", "r.json"]}
-            del expected, arguments
+        arguments = {"tool-use-lab-mcp": ["--http"],  # serving HTTP with no tokens set
+                     "tool-use-lab-bfcl": ["grade", "questions.json", "results.json"]}  # two files, not three
+        said = {"tool-use-lab-mcp": ": set MCP_AGENT_TOKEN", "tool-use-lab-bfcl": " grade: give three files"}
+        for name, typed, run in self.run_each(arguments):
+            with self.subTest(typed):
+                self.assertEqual((run.returncode, run.stdout), (2, ""))
+                self.assertTrue(run.stderr.startswith(typed + said[name]), run.stderr)
+                self.assertEqual(run.stderr.count("\n"), 1, run.stderr)
 
 
 if __name__ == "__main__":
