@@ -1899,9 +1899,10 @@ def _nesting_limited(rule):
     the grammar carries it. Rows: DeepNesting in tests/test_bfcl_lab_languages.py."""
     @functools.wraps(rule)
     def counted(self, *args):
-        _refuse_deep_nesting(self.depth + 1, f"{self.language}: at character {self.tok.start + self.shift}")
         self.depth += 1
         try:
+            if self.depth > MAX_NESTING:  # (the message is written only then: this runs for every rule)
+                _refuse_deep_nesting(self.depth, f"{self.language}: at character {self.tok.start + self.shift}")
             return rule(self, *args)
         finally:
             self.depth -= 1  # a rule that fails may be retried another way (is_declaration, cast_ahead)
@@ -1909,7 +1910,7 @@ def _nesting_limited(rule):
 
 
 def _tree_depth(node: _Node) -> int:
-    """Count the levels of a syntax tree, without recursion. Example: f(x=(1)) -> its deepest path's length"""
+    """Count the levels of a syntax tree, without recursion. Example: a node, its child, the child's child -> 3"""
     deepest, stack = 0, [(node, 1)]
     while stack:
         node, depth = stack.pop()

@@ -4001,7 +4001,8 @@ def _answers_in_band(body: bytes) -> bool:
 
 
 class SSEReader:
-    """Read a text/event-stream line by line, as the WHATWG SSE rules say; feed() returns the events a line ends.
+    """Read a text/event-stream line by line, as the WHATWG SSE rules say; feed() returns the events a line ends
+    (feed_text() takes the stream in pieces as they arrive, and cuts them into lines).
 
     An event ends at a blank line; its "data:" lines (one space after the colon is dropped) join
     with newlines; "id:" and "retry:" are kept (for resuming); comments (":") and other fields
@@ -4728,7 +4729,7 @@ def demo_auth() -> str:
                     f"  list_changed announced: {announced}; the host re-lists and keeps {len(kept)} "
                     f"tools ({', '.join(kept)})",
                     *[f"  alert: {a}" for a in admin.alerts]]
-            for c in clients:
+            for c in clients + [anonymous]:
                 c.close()
     return "\n".join(out)
 
@@ -7040,7 +7041,8 @@ class SimulatedShell:
     def _cat(self, args: list[str]) -> str:
         """Print one file of the skill's folder (a relative path; nothing outside the folder)."""
         if self.root is None or len(args) != 1:
-            raise _Refused("refused: cat takes one path inside the skill folder" + ("" if self.root else " (none here)"))
+            raise _Refused("refused: cat takes one path inside the skill folder"
+                           + ("" if self.root else " (none here)"))
         found = _skill_file(self.root, args[0])
         if found is None:
             raise _Refused(f"refused: cat reads only files in the skill folder, e.g. arxiv-search/SKILL.md; got "
@@ -7126,7 +7128,7 @@ def _curl(args: list[str], seconds: float, exchange: typing.Callable) -> str:
     while rest:
         word = rest.pop(0)
         if word == "-H" and rest:
-            name, value = _header(rest.pop(0))
+            name, value = _curl_header(rest.pop(0))
             headers[name] = value
         elif word.startswith("-") and word != "-s":
             raise _Refused(f"refused: curl option {word!r}; this curl takes only -s, -H 'Name: value' and one URL")
@@ -7143,7 +7145,7 @@ def _curl(args: list[str], seconds: float, exchange: typing.Callable) -> str:
                          headers, seconds, exchange)
 
 
-def _header(text: str) -> tuple[str, str]:
+def _curl_header(text: str) -> tuple[str, str]:
     """Split -H's 'Name: value', or refuse what HTTP does not allow (RFC 9110 §5.1, §5.5): a name of token
     characters, a value on one line. Example: 'X-API-Key: k1' -> ('X-API-Key', 'k1')"""
     name, colon, value = text.partition(":")

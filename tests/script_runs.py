@@ -73,22 +73,31 @@ def variants(script: str) -> tuple[str, ...]:
 
 # --- The helper process: run orders in on stdin, "N" out on stdout when FOLDER/N.json holds the result ---
 
-def run_one(argv: list[str], cwd: str, env: dict) -> Result:
-    """Run `python3 argv...` (this interpreter) from cwd with env; (returncode, stdout, stderr), None when killed."""
+def run_one(argv: list[str], cwd: str, env: dict, closed: bool = False) -> Result:
+    """Run `python3 argv...` (this interpreter) from cwd with env; (returncode, stdout, stderr), None when killed.
+    closed: stdout is a pipe whose reader has already gone, as `... | head` is once head has exited (closed before
+    the child starts, so its first write to stdout fails, whatever the machine's speed); stdout is then ""."""
+    reader, writer = os.pipe() if closed else (None, subprocess.PIPE)
+    if closed:
+        os.close(reader)
     try:
-        done = subprocess.run([sys.executable, *argv], cwd=cwd, env=env, encoding="utf-8", capture_output=True,
-                              timeout=TIMEOUT)
-        return Result(done.returncode, done.stdout, done.stderr)
+        done = subprocess.run([sys.executable, *argv], cwd=cwd, env=env, encoding="utf-8", stdout=writer,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+        return Result(done.returncode, done.stdout or "", done.stderr)
     except subprocess.TimeoutExpired as exc:
         out, err = (x.decode("utf-8", "replace") if isinstance(x, bytes) else x or "" for x in (exc.stdout, exc.stderr))
         return Result(None, out, err + f"\n[killed after {TIMEOUT} s]")
+    finally:
+        if closed:
+            os.close(writer)
 
 
 def drive(folder: str) -> None:
-    """The helper's loop: each stdin line {"n", "argv", "cwd", "env"} is run, its result written, its n printed."""
+    """The helper's loop: each stdin line {"n", "argv", "cwd", "env", "closed"} is run, its result written, its n
+    printed."""
     for line in sys.stdin:
         order = json.loads(line)
-        result = run_one(order["argv"], order["cwd"], order["env"])
+        result = run_one(order["argv"], order["cwd"], order["env"], order["closed"])
         partial = Path(folder, f"{order['n']}.partial")
         partial.write_text(json.dumps(result), encoding="utf-8")
         os.replace(partial, Path(folder, f"{order['n']}.json"))
@@ -118,12 +127,12 @@ def _send(order: str) -> None:
     _helper().stdin.flush()
 
 
-def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict, later: bool = False) -> None:
+def _start(key: object, argv: tuple[str, ...], cwd: Path, env: dict, later: bool = False, closed: bool = False) -> None:
     """Queue a run once; a later one (a batch) is sent when a test first waits, after every run queued by then."""
     if key in _RUNS:
         return
     _RUNS[key] = len(_RUNS)
-    order = json.dumps({"n": _RUNS[key], "argv": list(argv), "cwd": str(cwd), "env": env}) + "\n"
+    order = json.dumps({"n": _RUNS[key], "argv": list(argv), "cwd": str(cwd), "env": env, "closed": closed}) + "\n"
     if later:
         _LATER.append(order)
     else:
@@ -233,39 +242,30 @@ def _table_key(argv: tuple[str, ...], cwd: Path, env: dict) -> tuple[str, str] |
     return None
 
 
-def queue_command(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> None:
-    """Queue `python3 argv...` (run with sys.executable) to run in the background; env defaults to ENV."""
+def _command_key(argv: tuple[str, ...], cwd: Path, env: dict, closed: bool) -> tuple:
+    return "command", argv, str(cwd), tuple(sorted(env.items())), closed
+
+
+def queue_command(*argv: str, cwd: Path = ROOT, env: dict | None = None, closed_stdout: bool = False) -> None:
+    """Queue `python3 argv...` (run with sys.executable) to run beside the tests; env defaults to ENV. closed_stdout:
+    stdout is a pipe whose reader has gone (see run_one)."""
     env = ENV if env is None else env
-    table = _table_key(argv, cwd, env)
+    table = None if closed_stdout else _table_key(argv, cwd, env)
     if table:
         prefetch(table[0])
     else:
-        _start(("command", argv, str(cwd), tuple(sorted(env.items()))), argv, cwd, env)
+        _start(_command_key(argv, cwd, env, closed_stdout), argv, cwd, env, closed=closed_stdout)
 
 
-def command(*argv: str, cwd: Path = ROOT, env: dict | None = None) -> Result:
+def command(*argv: str, cwd: Path = ROOT, env: dict | None = None, closed_stdout: bool = False) -> Result:
     """(returncode, stdout, stderr) of `python3 argv...`: queued by queue_command, or run now."""
     env = ENV if env is None else env
-    table = _table_key(argv, cwd, env)
+    table = None if closed_stdout else _table_key(argv, cwd, env)
     if table:
         return result(*table)
-    key = ("command", argv, str(cwd), tuple(sorted(env.items())))
-    _start(key, argv, cwd, env)
+    key = _command_key(argv, cwd, env, closed_stdout)
+    _start(key, argv, cwd, env, closed=closed_stdout)
     return _wait(key)
-
-
-def to_closed_pipe(*argv: str, cwd: Path = ROOT) -> Result:
-    """Run `python3 argv...` with stdout a pipe whose reader has already gone, as `... | head` is once head has
-    exited; (returncode, "", stderr). The reader is closed before the child starts, so the child's first write to
-    stdout fails, whatever the machine's speed."""
-    reader, writer = os.pipe()
-    os.close(reader)
-    try:
-        done = subprocess.run([sys.executable, *argv], cwd=cwd, env=ENV, stdout=writer, stderr=subprocess.PIPE,
-                              encoding="utf-8", timeout=TIMEOUT)
-    finally:
-        os.close(writer)
-    return Result(done.returncode, "", done.stderr)
 
 
 def sections(out: str) -> dict[str, str]:

@@ -12,13 +12,16 @@ Every expected value below comes from BFCL (bfcl-eval 2026.3.23), never from bfc
 """
 import json
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import bfcl_lab  # noqa: E402
+import script_runs  # noqa: E402
 from bfcl_lab import DecodeError, ast_grade, decode_java_calls, decode_js_calls, java_value, js_value  # noqa: E402
 
 PASS = ""  # the expected error_type of a passing verdict
@@ -310,7 +313,7 @@ class DeepNesting(unittest.TestCase):
 
     def test_deep_nesting_is_a_decode_error(self):
         limit = bfcl_lab.MAX_NESTING
-        for depth in (limit + 50, 2 * limit, 1_000, 5_000):  # 5,000: past the recursion limit on 3.10 to 3.13
+        for depth in (limit + 50, 1_500):  # 1,500: past the interpreter's recursion limit (1,000) on 3.10 to 3.13
             for language, what, text in nested(depth):
                 with self.subTest(language=language, what=what, depth=depth):
                     with self.assertRaisesRegex(DecodeError, f"^{language}: .*nested more than {limit} levels"):
@@ -318,31 +321,37 @@ class DeepNesting(unittest.TestCase):
 
     def test_grade_counts_a_deep_line_as_a_decoder_failure(self):
         """`bfcl_lab.py grade`, run as a user runs it: the deep line fails to decode, the run ends normally."""
-        import subprocess
-        import tempfile
-        depth = 5_000
-        cases = [  # (category, function, ground truth, a passing result, a result nested depth deep)
-            ("simple_javascript", jdoc("f", ["a"], a=t("String")), {"f": {"a": ["x"]}}, '[f(a="x")]',
-             "[f(a=" + "[" * depth + "1" + "]" * depth + ")]"),
-            ("simple_java", jdoc("Intro.step", ["x"], x=t("String")), {"Intro.step": {"x": ["x"]}},
-             '[Intro.step(x="x")]',  # not A.b(x="x"): tree-sitter reads a first call of 10 characters as an ERROR
-             "[Intro.step(x=" + "(" * depth + "1" + ")" * depth + ")]"),
-        ]
-        for category, function, truth, good, deep in cases:
-            with self.subTest(category), tempfile.TemporaryDirectory() as folder:
-                ids = [f"{category}_0", f"{category}_1"]
-                files = {"questions.json": [{"id": i, "question": [[{"role": "user", "content": "."}]],
-                                             "function": [function]} for i in ids],
-                         "answers.json": [{"id": i, "ground_truth": [truth]} for i in ids],
-                         "results.json": [{"id": i, "result": r} for i, r in zip(ids, (good, deep))]}
-                for name, lines in files.items():
-                    Path(folder, name).write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
-                run = subprocess.run([sys.executable, str(ROOT / "bfcl_lab.py"), "grade",
-                                      *(str(Path(folder, name)) for name in files), "--mode", "prompt"],
-                                     capture_output=True, text=True, timeout=120)
+        for category, argv in DEEP_GRADES:
+            with self.subTest(category):
+                run = script_runs.command(*argv)
                 self.assertEqual((run.returncode, run.stderr), (0, ""))
                 self.assertRegex(run.stdout, rf"(?m)^{category} +1 +2 +50\.00%$")
                 self.assertRegex(run.stdout, rf"(?m)^  {category}_1: ast_decoder:decoder_failed: .*nested more than")
+
+
+def deep_grade_files(folder: str, depth: int = 5_000) -> list[tuple[str, tuple[str, ...]]]:
+    """Write a question, an answer and a result file per category, the second result nested depth deep; return
+    (category, the `bfcl_lab.py grade` command line) for each."""
+    cases = [  # (category, function, ground truth, a passing result, a result nested depth deep)
+        ("simple_javascript", jdoc("f", ["a"], a=t("String")), {"f": {"a": ["x"]}}, '[f(a="x")]',
+         "[f(a=" + "[" * depth + "1" + "]" * depth + ")]"),
+        ("simple_java", jdoc("Intro.step", ["x"], x=t("String")), {"Intro.step": {"x": ["x"]}},
+         '[Intro.step(x="x")]',  # not A.b(x="x"): tree-sitter reads a first call of 10 characters as an ERROR
+         "[Intro.step(x=" + "(" * depth + "1" + ")" * depth + ")]"),
+    ]
+    commands = []
+    for category, function, truth, good, deep in cases:
+        ids = [f"{category}_0", f"{category}_1"]
+        files = {"questions.json": [{"id": i, "question": [[{"role": "user", "content": "."}]],
+                                     "function": [function]} for i in ids],
+                 "answers.json": [{"id": i, "ground_truth": [truth]} for i in ids],
+                 "results.json": [{"id": i, "result": r} for i, r in zip(ids, (good, deep))]}
+        for name, lines in files.items():
+            Path(folder, f"{category}_{name}").write_text("\n".join(json.dumps(x) for x in lines) + "\n",
+                                                          encoding="utf-8")
+        commands.append((category, (str(ROOT / "bfcl_lab.py"), "grade",
+                                    *(str(Path(folder, f"{category}_{name}")) for name in files), "--mode", "prompt")))
+    return commands
 
 
 # --- 3. Real entries, graded with the language ---
@@ -578,6 +587,16 @@ class RealEntries(unittest.TestCase):
         for doc, message in cases:
             with self.subTest(message), self.assertRaisesRegex(ValueError, message):
                 ast_grade([doc], [{"f": {"s": ["x"]}}], [{"f": {"s": "x"}}], "simple_java", language="java")
+
+
+_DEEP = tempfile.TemporaryDirectory(prefix="bfcl-deep-")
+DEEP_GRADES = deep_grade_files(_DEEP.name)
+for _, _argv in DEEP_GRADES:  # run beside the tests from now on
+    script_runs.queue_command(*_argv)
+
+
+def tearDownModule():
+    _DEEP.cleanup()
 
 
 if __name__ == "__main__":

@@ -38,7 +38,9 @@ from script_runs import in_process, sections  # noqa: E402
 
 SCRIPT = script_runs.SCRIPTS / "exercises.py"
 _ELSEWHERE = tempfile.TemporaryDirectory(prefix="exercises-elsewhere-")
-script_runs.queue_command(str(SCRIPT), cwd=Path(_ELSEWHERE.name))  # the one subprocess run, started now
+script_runs.queue_command(str(SCRIPT), cwd=Path(_ELSEWHERE.name))  # the subprocess runs, started now
+for _args in (("7",), ()):  # into a pipe whose reader has gone
+    script_runs.queue_command(str(SCRIPT), *_args, closed_stdout=True)
 
 
 def tearDownModule():
@@ -131,7 +133,7 @@ class Script(unittest.TestCase):
         # One exercise fits in stdout's buffer (the error comes at a flush); all ten do not (it comes at a write).
         for args in (("7",), ()):
             with self.subTest(args=args):
-                self.assertEqual(script_runs.to_closed_pipe(str(SCRIPT), *args), (1, "", ""))
+                self.assertEqual(script_runs.command(str(SCRIPT), *args, closed_stdout=True), (1, "", ""))
 
     def test_the_same_bytes_from_a_fresh_interpreter_anywhere(self):
         there = script_runs.command(str(SCRIPT), cwd=Path(_ELSEWHERE.name))

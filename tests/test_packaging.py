@@ -21,11 +21,14 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     tomllib = None
+
+import script_runs  # noqa: E402
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```", re.M | re.S)
@@ -219,31 +222,51 @@ def console_wrapper(folder: str, name: str, target: str) -> Path:
     return path
 
 
+HELP = {name: ["--help"] for name, _, _ in COMMANDS}
+ERRORS = {"tool-use-lab-mcp": ["--http"],  # serving HTTP with no tokens set
+          "tool-use-lab-bfcl": ["grade", "questions.json", "results.json"]}  # two files, not three
+_WRAPPERS = tempfile.TemporaryDirectory(prefix="console-commands-")
+_ENV = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(ROOT)}  # no tokens
+
+
+def command_runs(arguments: dict[str, list[str]]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each command, installed (pip's launcher) and as a plain script, with its arguments: (command, what was typed,
+    argv for python3)."""
+    runs = []
+    for name, target, plain in COMMANDS:
+        for typed, argv in ((name, [str(console_wrapper(_WRAPPERS.name, name, target))]),
+                            (" ".join(plain), [str(ROOT / plain[0]), *plain[1:]])):
+            runs.append((name, typed, (*argv, *arguments[name])))
+    return runs
+
+
+for _, _, _argv in command_runs(HELP) + command_runs(ERRORS):  # run beside the tests from now on
+    script_runs.queue_command(*_argv, cwd=Path(_WRAPPERS.name), env=_ENV)
+
+
+def tearDownModule():
+    _WRAPPERS.cleanup()
+
+
 class ConsoleCommands(unittest.TestCase):
     """Each command names itself as the user typed it, in --help and in its one-line errors (issue 31, item 7)."""
 
     def run_each(self, arguments: dict[str, list[str]]):
-        """Run each command, installed and as a plain script, with its arguments; yield (command, what was typed, run)."""
-        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "PYTHONPATH": str(ROOT)}  # no tokens
-        with tempfile.TemporaryDirectory() as folder:
-            for name, target, plain in COMMANDS:
-                self.assertRegex((ROOT / "pyproject.toml").read_text(encoding="utf-8"), rf'(?m)^{name} = "{target}"')
-                for typed, argv in ((name, [str(console_wrapper(folder, name, target))]),
-                                    (" ".join(plain), [str(ROOT / plain[0]), *plain[1:]])):
-                    yield name, typed, subprocess.run([sys.executable, *argv, *arguments[name]], capture_output=True,
-                                                      text=True, env=env, cwd=folder, timeout=60)
+        """Each command's run with these arguments: yield (command, what was typed, run)."""
+        for name, target, _ in COMMANDS:
+            self.assertRegex((ROOT / "pyproject.toml").read_text(encoding="utf-8"), rf'(?m)^{name} = "{target}"')
+        for name, typed, argv in command_runs(arguments):
+            yield name, typed, script_runs.command(*argv, cwd=Path(_WRAPPERS.name), env=_ENV)
 
     def test_help_names_the_command_typed(self):
-        for _, typed, run in self.run_each({name: ["--help"] for name, _, _ in COMMANDS}):
+        for _, typed, run in self.run_each(HELP):
             with self.subTest(typed):
                 self.assertEqual((run.returncode, run.stderr), (0, ""))
                 self.assertTrue(run.stdout.startswith(f"usage: {typed} [-h]"), run.stdout[:200])
 
     def test_errors_name_the_command_typed(self):
-        arguments = {"tool-use-lab-mcp": ["--http"],  # serving HTTP with no tokens set
-                     "tool-use-lab-bfcl": ["grade", "questions.json", "results.json"]}  # two files, not three
         said = {"tool-use-lab-mcp": ": set MCP_AGENT_TOKEN", "tool-use-lab-bfcl": " grade: give three files"}
-        for name, typed, run in self.run_each(arguments):
+        for name, typed, run in self.run_each(ERRORS):
             with self.subTest(typed):
                 self.assertEqual((run.returncode, run.stdout), (2, ""))
                 self.assertTrue(run.stderr.startswith(typed + said[name]), run.stderr)

@@ -58,6 +58,7 @@ TABLE = {
 LAB = (toolformer_lab, tool_core, tool_catalog, service_env, bfcl_lab, interfaces)
 
 script_runs.prefetch(*TABLE)
+script_runs.queue_command(str(SCRIPTS / "run_all.py"), "--list", closed_stdout=True)
 _RUN_ALL = tempfile.TemporaryDirectory(prefix="run-all-")
 
 
@@ -195,7 +196,7 @@ class RunAll(unittest.TestCase):
     def test_piped_into_head_it_ends_quietly(self):
         # `run_all.py --list | head`: head has gone before the first line; stdout goes to os.devnull, status 1, no
         # traceback
-        self.assertEqual(script_runs.to_closed_pipe(str(SCRIPTS / "run_all.py"), "--list"), (1, "", ""))
+        self.assertEqual(script_runs.command(str(SCRIPTS / "run_all.py"), "--list", closed_stdout=True), (1, "", ""))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,15 @@ from tool_core import (ERROR_CASES, PARSER_CASES, REGISTRY_ERROR_KINDS, ToolCall
 
 
 script_runs.prefetch("03_harness.py")  # the table's runs of script 03 start now, in the background
+_MARKS = tempfile.TemporaryDirectory(prefix="print-demos-")
+CLOSED_PIPE = ("-c", "import sys; sys.path.insert(0, sys.argv[1]); import tool_core\n"
+                     "tool_core.print_demos([('one', lambda: open(sys.argv[2], 'w').close() or 'first'),"
+                     " ('two', lambda: 'second')])", str(ROOT), str(Path(_MARKS.name, "computed")))
+script_runs.queue_command(*CLOSED_PIPE, closed_stdout=True)  # print_demos into a pipe whose reader has gone
+
+
+def tearDownModule():
+    _MARKS.cleanup()
 
 
 def block_after(text: str, first_line: str) -> list[str]:
@@ -247,14 +256,9 @@ class PipedIntoHead(unittest.TestCase):
     """print_demos, the layout of every numbered script, ends quietly when its reader stops early."""
 
     def test_a_closed_pipe_ends_the_script_quietly_with_status_1(self):
-        with tempfile.TemporaryDirectory() as folder:
-            marker = Path(folder, "computed")
-            program = ("import sys; sys.path.insert(0, sys.argv[1]); import tool_core\n"
-                       "tool_core.print_demos([('one', lambda: open(sys.argv[2], 'w').close() or 'first'),"
-                       " ('two', lambda: 'second')])")
-            code, _, err = script_runs.to_closed_pipe("-c", program, str(ROOT), str(marker))
-            self.assertEqual((code, err), (1, ""))  # stdout pointed at os.devnull: no traceback at the last flush
-            self.assertFalse(marker.exists())  # the first banner already failed: no demo computed for nobody
+        code, _, err = script_runs.command(*CLOSED_PIPE, closed_stdout=True)
+        self.assertEqual((code, err), (1, ""))  # stdout pointed at os.devnull: no traceback at the last flush
+        self.assertFalse(Path(CLOSED_PIPE[-1]).exists())  # the first banner already failed: no demo computed
 
     def test_an_open_pipe_prints_every_demo(self):
         out = io.StringIO()
