@@ -702,8 +702,8 @@ PERFORMANCE_HEADERS = ("what", "figure", "compare with")
 PERFORMANCE_ROWS = [
     ("each numbered script, whole process", "{scripts_fastest}–{scripts_slowest} s", "the 1 s budget"),
     ("the test suite ({suite_tests} tests)", "{suite_wall} s wall, {suite_cpu} s CPU with the scripts it runs",
-     "earlier, ten runs on an idle machine: 6.8–9.7 s wall, 10.4–13.8 s CPU; before the second test process "
-     "(`tests/parallel.py`): 11.0–12.5 s wall, 15.0–16.6 s CPU; the budget: 6 s wall on an idle 2-core machine"),
+     "the budget: 20 s wall on an idle 2-core machine, in one plain process; with a second test process (until "
+     "issue 31, when it went for flaking under load): 6.8–9.7 s wall, 10.4–13.8 s CPU over ten idle runs"),
     ("`parse_tool_calls`, 1 MB with 1,000 calls",
      "{parse_ratio}x `json.loads` of the payloads alone ({json_ms} ms; public json APIs only)",
      "the naive regex parser: {naive_ratio}x, and it loses {naive_lost} calls"),
