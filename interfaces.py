@@ -2027,13 +2027,22 @@ def demo_coupling() -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 4. MCP: the protocol core, stdio and Streamable HTTP, the host's client, inbound auth ---
+# --- 4. MCP, part I: the core. JSON-RPC 2.0, who the client is, tools/list, tools/call, list_changed ---
 # ---------------------------------------------------------------------------------------------
+# What lecture 001 §5.4 and slides 003 teach, and nothing more: a host's client asks a server which tools it has
+# and calls one; a wrong request is a JSON-RPC error (the protocol's), a tool that ran and failed is a result with
+# isError (the model's to read). A client says who it is in one of two ways, and the core answers both:
+#   - the handshake (revisions 2024-11-05 to 2025-11-25): initialize, then notifications/initialized, then work;
+#   - per request (2026-07-28): no handshake and no session; every request carries its protocol version and the
+#     client's capabilities in params._meta, so any server instance can answer any request; server/discover says
+#     what the server offers.
+# The core session answers one message at a time, inline, with no thread. Part II (section 4+) builds MCP in
+# full on these classes: resources, prompts, the utilities, the server asking the client, Streamable HTTP.
 
-BATCH_VERSION = "2025-03-26"  # the one revision that requires receiving JSON-RPC batches
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
-UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
-READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
+UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError: data lists the versions we speak
+MODERN_VERSIONS = ("2026-07-28",)  # the revisions without a handshake: every request says who it is
+META = "io.modelcontextprotocol/"  # the prefix of the per-request fields in params._meta (and serverInfo in results)
 MAX_MESSAGE_BYTES = 1_000_000
 MAX_PAGES = 1000  # the most tools/list pages a host follows
 SERVER_INFO = {"name": "cardinal-mcp", "version": "1.0.0"}
@@ -2060,157 +2069,111 @@ def _valid_id(message_id: JSON) -> bool:
 class MCPMethod(typing.NamedTuple):
     """One method a server answers: its handler, the capability it belongs to, the first revision that has it."""
 
-    handler: typing.Callable[["MCPSession", dict, JSON], JSON]
+    handler: typing.Callable[["MCPCoreSession", dict, JSON], JSON]
     capability: str | None
     since: str
 
 
-MCP_METHODS: dict[str, MCPMethod] = {}  # every section below registers the methods it teaches
+CORE_METHODS: dict[str, MCPMethod] = {}  # the core's method table; Part II's MCP_METHODS starts as a copy of it
 
 
-def mcp_method(name: str, capability: str | None = None, since: str = "2024-11-05"):
+def core_method(name: str, capability: str | None = None, since: str = "2024-11-05", table: dict | None = None):
     """Register a request handler `handler(session, params, request_id) -> result` under its method name."""
     def register(handler):
-        MCP_METHODS[name] = MCPMethod(handler, capability, since)
+        (CORE_METHODS if table is None else table)[name] = MCPMethod(handler, capability, since)
         return handler
     return register
 
 
-class MCPServer:
-    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era), and
-    resources, resource templates and prompts when given.
+class MCPCoreServer:
+    """Serve a ToolRegistry over MCP's core: tools/list and tools/call, announced changes, both eras.
 
-    Lifecycle: initialize (version negotiation: the client's version if we speak it, else our
-    latest) -> notifications/initialized -> tools/list and tools/call (and the other methods
-    of MCP_METHODS the server's capabilities cover); ping at any time, both ways. Each
-    connection is an `MCPSession`; the transports (in process, stdio, Streamable HTTP) only
-    move its messages. tools/call goes through ToolRegistry.call, so validation and the error
-    kinds are tool_core's: an unknown tool is a protocol error (-32602); arguments that fail
-    the schema are a -32602 protocol error up to 2025-06-18 and an isError result from
-    2025-11-25 on (so the model can read the message and correct itself); a tool that ran and
-    failed, or ran past `tool_timeout`, is an isError result.
-    Inbound auth: `tokens` maps bearer tokens to scopes; read-only tools need tools:read, the
-    others tools:write. tokens=None means no inbound auth (stdio, where the host launched us).
-    Each session runs its calls on workers of its own (`session_workers` at once), so one
-    client's slow calls never hold up another's; `max_message_bytes` bounds a message on every
-    transport.
-    Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
-    metadata and server/discover (we answer server/discover with -32601, so its clients fall
-    back to initialize at once); roots (we never ask for them) and tasks.
+    Each connection is a session (`session()`); a transport only moves its messages (in process, or
+    newline-delimited over stdio: `serve_lines`). `set_registry` serves a new tool set and sends
+    notifications/tools/list_changed to every client that did the handshake (a per-request client has
+    no session to tell: it lists again when it likes).
     """
 
-    def __init__(self, registry: ToolRegistry, *, resources: typing.Iterable["Resource"] = (),
-                 templates: typing.Iterable["ResourceTemplate"] = (), prompts: typing.Iterable["Prompt"] = (),
-                 info: dict | None = None, instructions: str | None = None,
-                 tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
-                 session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
+    methods = CORE_METHODS
+    modern_versions = MODERN_VERSIONS  # Part II's MCPServer speaks only the handshake era, until it serves all of 2026
+
+    def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
+                 page_size: int = 100, max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.registry, self.info, self.instructions = registry, info or dict(SERVER_INFO), instructions
-        self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
-        self.tokens, self.page_size, self.tool_timeout = tokens, page_size, tool_timeout
-        self.session_workers, self.max_message_bytes = session_workers, max_message_bytes
-        self.sessions: list[MCPSession] = []
+        self.page_size, self.max_message_bytes = page_size, max_message_bytes
+        self.sessions: list[MCPCoreSession] = []
         self.lock = threading.Lock()
 
     def capabilities(self, version: str) -> dict:
-        """Say what this server offers, as initialize answers it in this revision."""
-        offered = {"tools": {"listChanged": True}, "logging": {}}
-        if self.resources or self.templates:
-            offered["resources"] = {"subscribe": True, "listChanged": True}
-        if self.prompts:
-            offered["prompts"] = {"listChanged": True}
-        if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
-            offered["completions"] = {}
-        return offered
+        """Say what this server offers in this revision."""
+        return {"tools": {"listChanged": True}}
 
     def offers(self, capability: str) -> bool:
-        """Say whether a method of this capability is served (completion/complete also in 2024-11-05)."""
+        """Say whether a method of this capability is served."""
         return capability in self.capabilities(LATEST_VERSION)
 
-    def session(self, token: str | None = None) -> "MCPSession":
-        """Open a connection for a client presenting this bearer token (checked at initialize)."""
-        session = MCPSession(self, self.scopes_for(token))
+    def session(self, token: str | None = None) -> "MCPCoreSession":
+        """Open a connection (the core has no inbound auth: see Part II for tokens)."""
+        return self._opened(MCPCoreSession(self, None))
+
+    def _opened(self, session: "MCPCoreSession") -> "MCPCoreSession":
         with self.lock:
             self.sessions.append(session)
         return session
 
-    def end_session(self, session: "MCPSession") -> None:
-        """Forget a session that ended (DELETE, expiry, or stdin closed): no more notifications, no workers."""
+    def end_session(self, session: "MCPCoreSession") -> None:
+        """Forget a session that ended: no more notifications."""
         with self.lock:
             if session in self.sessions:
                 self.sessions.remove(session)
         session.close()
-
-    def scopes_for(self, token: str | None) -> set[str] | None:
-        """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
-        if self.tokens is None:
-            return {READ_SCOPE, WRITE_SCOPE}
-        found = None
-        for known, scopes in self.tokens.items():  # compare with every token, in constant time each
-            if hmac.compare_digest((token or "").encode(), known.encode()):
-                found = set(scopes)
-        return found
 
     def set_registry(self, registry: ToolRegistry) -> None:
         """Serve a new tool set (e.g. regenerated from a changed API); tell every live session its list changed."""
         self.registry = registry
         self.announce("notifications/tools/list_changed")
 
-    def announce(self, method: str, params: dict | None = None, to: typing.Callable[["MCPSession"], bool] = None):
-        """Send a notification to every initialized session (or those `to` picks)."""
+    def announce(self, method: str, params: dict | None = None,
+                 to: typing.Callable[["MCPCoreSession"], bool] | None = None) -> None:
+        """Send a notification to every session past its handshake (or those `to` picks)."""
         with self.lock:
             sessions = list(self.sessions)
         for session in sessions:
             if session.version is not None and (to is None or to(session)):
                 session.notify(method, params)
 
-    def visible(self, scopes: set[str]) -> list[Tool]:
-        """Return the tools these scopes may see and call, in registry order."""
-        return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
+    def visible(self, scopes: set[str] | None) -> list[Tool]:
+        """Return the tools a session may see and call (the core: all of them)."""
+        return list(self.registry)
 
-    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None,
-            call: "MCPCall | None" = None) -> ToolResult:
-        """Run one call through the registry on the session's workers, giving up after tool_timeout seconds.
-
-        The guard costs a thread hand-off per call (about half the round trips per second of
-        a trivial tool); tool_timeout=None runs calls inline, for tools known to return quickly.
-        """
-        if self.tool_timeout is None or session is None:
-            return _in_call(call, self.registry.call, tool.name, arguments)
-        return session.run_guarded(tool, arguments, self.tool_timeout, call)
+    def refuse(self, tool: Tool, scopes: set[str] | None) -> RPCError | None:
+        """Return the error for a call this session may not make (the core has no inbound auth: none)."""
+        return None
 
     def close(self) -> None:
-        """Stop every session's worker threads (calls still running finish on their own)."""
+        """End every session."""
         with self.lock:
             sessions = list(self.sessions)
         for session in sessions:
             session.close()
 
 
-class MCPSession:
-    """One client connection: its negotiated version, its scopes, and how messages reach the client.
+class MCPCoreSession:
+    """One client connection: the version it negotiated (handshake era) and how messages reach it.
 
-    The transport sets `sink(message, related_request_id) -> bool` to send a message now (a
-    stdio line, an SSE event); what it cannot send yet waits in `outbox` for the next reply.
-    Requests to the client (`ask`) wait for the response the client sends back.
+    The transport sets `sink(message, related_request_id) -> bool` to send a message now (a stdio
+    line); what it cannot send yet waits in `outbox` for the next reply.
     """
 
-    def __init__(self, server: MCPServer, scopes: set[str] | None):
+    def __init__(self, server: MCPCoreServer, scopes: set[str] | None):
         self.server, self.scopes = server, scopes
-        self.version: str | None = None  # set by initialize
+        self.version: str | None = None  # set by initialize, or for one request by its _meta
         self.initialized = False  # set by notifications/initialized
-        self.client_capabilities: dict = {}  # what the client declared at initialize (sampling, elicitation, ...)
-        self.level, self.level_set = "info", False  # the lowest log level sent, and whether the client chose it
-        self.subscriptions: set[str] = set()  # resource URIs the client asked to hear about
+        self.client_capabilities: dict = {}  # what the client declared (sampling, elicitation, ...)
         self.sink: typing.Callable[[dict, JSON], bool] | None = None
-        self.closer: typing.Callable[[JSON], None] | None = None  # ends a request's stream early (HTTP only)
         self.outbox: list[dict] = []  # messages for the client, sent with the next reply
-        self.calls: dict[JSON, MCPCall] = {}  # the tools/call requests running now, by id (to cancel them)
-        self.asked: dict[str, _Waiter] = {}  # our requests to the client, by id, until it answers
         self.closed = False
         self.lock = threading.Lock()
-        self.workers = None  # this session's thread pool, made at its first guarded call
-        self.running = 0  # calls running on it now
-        self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
 
     def send(self, message: dict, related: JSON = None, keep: bool = True) -> bool:
         """Send a message to the client now if the transport can; else keep it for the next reply (keep=True)."""
@@ -2232,6 +2195,330 @@ class MCPSession:
         with self.lock:
             out, self.outbox = self.outbox, []
         return out
+
+    def close(self) -> None:
+        """End the session: no more messages."""
+        self.closed = True
+
+    def handle_text(self, text: str | bytes) -> dict | list | None:
+        """Answer one message given as JSON text: a response, or None for a notification."""
+        limit = self.server.max_message_bytes
+        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limit else len(text.encode("utf-8"))
+        if size > limit:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
+            raw = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+            return too_large(raw[:PEEK_BYTES], raw[-PEEK_BYTES:], limit, f"{size:,} bytes")
+        try:
+            message = tool_core.loads_strict(text.decode("utf-8") if isinstance(text, bytes) else text)
+        except (ValueError, RecursionError) as exc:
+            return rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})")
+        return self.handle(message)
+
+    def handle(self, message: JSON) -> dict | list | None:
+        """Answer one decoded message: every request gets exactly one response with its id; notifications and
+        responses get none. A request whose _meta names a protocol version is answered on its own (2026-07-28)."""
+        malformed = self.malformed(message)
+        if malformed is not None or "method" not in message:
+            if malformed is None:
+                self._response(message)
+            return malformed
+        method, params, message_id = message["method"], message.get("params", {}), message.get("id")
+        if "id" not in message:
+            self._notification(method, params)
+            return None
+        try:
+            if not isinstance(params, dict):
+                raise RPCError(INVALID_PARAMS, f"Invalid params: params must be an object, got {tool_core.describe(params)}")
+            if self.server.modern_versions and isinstance(params.get("_meta"), dict) \
+                    and META + "protocolVersion" in params["_meta"]:
+                return {"jsonrpc": "2.0", "id": message_id, "result": self._stateless(method, params, message_id)}
+            result = self._dispatch(method, params, message_id)
+        except RPCError as exc:
+            return rpc_error(message_id, exc.code, exc.message, exc.data)
+        except Exception as exc:  # a bug of ours: say so, keep serving
+            import sys
+            print(f"mcp: internal error in {method}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return rpc_error(message_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
+        return self._reply(message_id, result)
+
+    def _reply(self, message_id: JSON, result: JSON) -> dict | None:
+        return {"jsonrpc": "2.0", "id": message_id, "result": result}
+
+    @staticmethod
+    def malformed(message: JSON) -> dict | None:
+        """Return the error response for a message that is no JSON-RPC 2.0 request, notification or response; else None."""
+        if not isinstance(message, dict):
+            return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
+                                                    f"{tool_core.describe(message)}")
+        message_id = message.get("id")
+        reply_id = message_id if _valid_id(message_id) else None
+        if message.get("jsonrpc") != "2.0":
+            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
+        if "method" not in message:
+            if "id" in message and ("result" in message or "error" in message):
+                return None  # a response
+            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
+        if not isinstance(message["method"], str):
+            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
+        if "id" in message and not _valid_id(message_id):
+            return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
+                                                    "and the method a string")
+        return None
+
+    def _response(self, message: dict) -> None:
+        """A response from the client: the core never asks the client anything, so there is nothing to hand it to."""
+
+    def _notification(self, method: JSON, params: JSON) -> None:
+        if method == "notifications/initialized" and self.version is not None:
+            self.initialized = True
+
+    def _dispatch(self, method: str, params: dict, request_id: JSON) -> JSON:
+        entry = self.server.methods.get(method)
+        if entry is None or (entry.capability and not self.server.offers(entry.capability)) or \
+                (method == "server/discover" and not self.server.modern_versions):
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        if method not in ("ping", "initialize", "server/discover") and self.version is None:
+            raise RPCError(INVALID_REQUEST, f"Invalid request: {method} before initialize; send initialize first")
+        if self.version is not None and self.version < entry.since:
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method} came with MCP {entry.since}; this session "
+                                             f"speaks {self.version}")
+        return entry.handler(self, params, request_id)
+
+    def _stateless(self, method: str, params: dict, request_id: JSON) -> dict:
+        """Answer a 2026-07-28 request on its own: the version and capabilities come from its _meta, never from
+        this connection's past, so any instance of the server could answer it (the core's methods only)."""
+        meta = params["_meta"]
+        version, capabilities = meta.get(META + "protocolVersion"), meta.get(META + "clientCapabilities")
+        if version not in self.server.modern_versions:
+            raise RPCError(UNSUPPORTED_VERSION, "Unsupported protocol version",
+                           {"supported": [*reversed(self.server.modern_versions), *reversed(MCP_VERSIONS)],
+                            "requested": version})
+        if not isinstance(capabilities, dict):
+            raise RPCError(INVALID_PARAMS, f"Invalid params: _meta needs {META}clientCapabilities (an object) "
+                                           "on every request of this revision")
+        if method == "initialize":
+            raise RPCError(INVALID_REQUEST, f"Invalid request: MCP {version} has no initialize; send requests with "
+                                            "the version in _meta (server/discover says what this server offers)")
+        one = MCPCoreSession(self.server, self.scopes)  # this request's own session: nothing carries over
+        one.version, one.client_capabilities, one.sink = version, capabilities, self.sink
+        entry = CORE_METHODS.get(method)
+        if entry is None or (entry.capability and not self.server.offers(entry.capability)):
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        result = entry.handler(one, params, request_id)
+        return {"resultType": "complete"} | result | {"_meta": {META + "serverInfo": self.server.info}}
+
+
+@core_method("ping")
+def _ping(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    return {}
+
+
+@core_method("initialize")
+def _initialize(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    if session.version is not None:
+        raise RPCError(INVALID_REQUEST, "Invalid request: this session is already initialized")
+    asked = params.get("protocolVersion")
+    if not isinstance(asked, str):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: protocolVersion must be a string such as {LATEST_VERSION!r}")
+    capabilities = params.get("capabilities", {})
+    session.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+    session.version = asked if asked in MCP_VERSIONS else LATEST_VERSION  # never echo a version we do not speak
+    server = session.server
+    result = {"protocolVersion": session.version, "capabilities": server.capabilities(session.version),
+              "serverInfo": server.info}
+    return result | ({"instructions": server.instructions} if server.instructions else {})
+
+
+@core_method("server/discover")
+def _discover(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    server = session.server
+    result = {"supportedVersions": [*reversed(server.modern_versions), *reversed(MCP_VERSIONS)],
+              "capabilities": server.capabilities(server.modern_versions[-1])}
+    return result | ({"instructions": server.instructions} if server.instructions else {})
+
+
+def listing(session: MCPCoreSession, params: dict, key: str, items: list, entry) -> dict:
+    """Answer one page of a list method: {key: [entry(item) ...], "nextCursor"?}. A cursor we did not issue is
+    -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
+    cursor = params.get("cursor")
+    if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
+                                   and int(cursor) <= len(items)):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
+    start = int(cursor or 0)
+    page = items[start: start + session.server.page_size]
+    more = start + len(page) < len(items)
+    return {key: [entry(item) for item in page]} | ({"nextCursor": str(start + len(page))} if more else {})
+
+
+@core_method("tools/list", "tools")
+def _tools_list(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    return listing(session, params, "tools", session.server.visible(session.scopes), MCP(session.version).tool)
+
+
+def call_target(session: MCPCoreSession, params: dict) -> tuple[Tool, dict]:
+    """Read a tools/call's tool and arguments, or raise the protocol error a wrong request earns."""
+    name, arguments = params.get("name"), params.get("arguments", {})
+    if not isinstance(name, str):
+        raise RPCError(INVALID_PARAMS, "Invalid params: tools/call needs a tool name as a string")
+    tool = session.server.registry.get(name)
+    if tool is None:
+        raise RPCError(INVALID_PARAMS, f"Unknown tool: {name}")
+    if (refused := session.server.refuse(tool, session.scopes)) is not None:
+        raise refused
+    if not isinstance(arguments, dict):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: arguments must be an object, got {tool_core.describe(arguments)}")
+    return tool, arguments
+
+
+def arguments_refused(session: MCPCoreSession, result: ToolResult) -> None:
+    """Raise arguments that failed the schema as a protocol error up to 2025-06-18; from 2025-11-25 on they are an
+    isError result, which the model can read and correct."""
+    if result.error_kind == "invalid_arguments" and session.version < "2025-11-25":
+        raise RPCError(INVALID_PARAMS, f"Invalid params: {result.message}")
+
+
+@core_method("tools/call", "tools")
+def _core_tools_call(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    tool, arguments = call_target(session, params)
+    result = session.server.registry.call(tool.name, arguments)  # validate, then run: inline, no thread
+    arguments_refused(session, result)
+    return call_tool_result(result, structured=tool.output_schema is not None
+                            and session.version >= TOOL_FIELDS_SINCE["outputSchema"])
+
+
+def serve_lines(server: MCPCoreServer, stdin=None, stdout=None) -> None:
+    """Serve one client over stdio, the core way: read a line, answer it, write the reply; end at EOF.
+    (Part II's serve_stdio adds calls that run beside the reader, a bound on a line, and quiet prints.)"""
+    import sys
+    stdin, stdout = stdin or sys.stdin.buffer, stdout or sys.stdout.buffer
+
+    def write(message: JSON, related: JSON = None) -> bool:
+        stdout.write(wire_bytes(message) + b"\n")
+        stdout.flush()
+        return True
+    session = server.session()
+    session.sink = write  # list_changed goes out the moment the server announces it
+    for line in stdin:
+        if line.strip() and (reply := session.handle_text(line.rstrip(b"\r\n"))) is not None:
+            write(reply)
+    server.end_session(session)
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 4+. MCP, part II: MCP in full on the core. Sessions with workers, tokens, and the sections 4a to 4f ---
+# ---------------------------------------------------------------------------------------------
+
+BATCH_VERSION = "2025-03-26"  # the one revision that requires receiving JSON-RPC batches
+UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
+READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
+MCP_METHODS: dict[str, MCPMethod] = dict(CORE_METHODS)  # the core's methods, then every section below adds its own
+
+
+def mcp_method(name: str, capability: str | None = None, since: str = "2024-11-05"):
+    """Register a request handler of MCP in full (Part II) under its method name."""
+    return core_method(name, capability, since, table=MCP_METHODS)
+
+
+class MCPServer(MCPCoreServer):
+    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era), and
+    resources, resource templates and prompts when given.
+
+    Lifecycle: initialize (version negotiation: the client's version if we speak it, else our
+    latest) -> notifications/initialized -> tools/list and tools/call (and the other methods
+    of MCP_METHODS the server's capabilities cover); ping at any time, both ways. Each
+    connection is an `MCPSession`; the transports (in process, stdio, Streamable HTTP) only
+    move its messages. tools/call goes through ToolRegistry.call, so validation and the error
+    kinds are tool_core's: an unknown tool is a protocol error (-32602); arguments that fail
+    the schema are a -32602 protocol error up to 2025-06-18 and an isError result from
+    2025-11-25 on (so the model can read the message and correct itself); a tool that ran and
+    failed, or ran past `tool_timeout`, is an isError result.
+    Inbound auth: `tokens` maps bearer tokens to scopes; read-only tools need tools:read, the
+    others tools:write. tokens=None means no inbound auth (stdio, where the host launched us).
+    Each session runs its calls on workers of its own (`session_workers` at once), so one
+    client's slow calls never hold up another's; `max_message_bytes` bounds a message on every
+    transport.
+    Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
+    metadata and server/discover (in full we answer server/discover with -32601, so its clients
+    fall back to initialize at once; the core, MCPCoreServer, answers both eras); roots (we never
+    ask for them) and tasks.
+    """
+
+    methods = MCP_METHODS
+    modern_versions = ()  # the handshake era only, until every method here is served per request
+
+    def __init__(self, registry: ToolRegistry, *, resources: typing.Iterable["Resource"] = (),
+                 templates: typing.Iterable["ResourceTemplate"] = (), prompts: typing.Iterable["Prompt"] = (),
+                 info: dict | None = None, instructions: str | None = None,
+                 tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
+                 session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
+        super().__init__(registry, info=info, instructions=instructions, page_size=page_size,
+                         max_message_bytes=max_message_bytes)
+        self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
+        self.tokens, self.tool_timeout, self.session_workers = tokens, tool_timeout, session_workers
+
+    def capabilities(self, version: str) -> dict:
+        """Say what this server offers, as initialize answers it in this revision."""
+        offered = {"tools": {"listChanged": True}, "logging": {}}
+        if self.resources or self.templates:
+            offered["resources"] = {"subscribe": True, "listChanged": True}
+        if self.prompts:
+            offered["prompts"] = {"listChanged": True}
+        if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
+            offered["completions"] = {}
+        return offered
+
+    def session(self, token: str | None = None) -> "MCPSession":
+        """Open a connection for a client presenting this bearer token (checked at initialize)."""
+        return self._opened(MCPSession(self, self.scopes_for(token)))
+
+    def scopes_for(self, token: str | None) -> set[str] | None:
+        """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
+        if self.tokens is None:
+            return {READ_SCOPE, WRITE_SCOPE}
+        found = None
+        for known, scopes in self.tokens.items():  # compare with every token, in constant time each
+            if hmac.compare_digest((token or "").encode(), known.encode()):
+                found = set(scopes)
+        return found
+
+    def visible(self, scopes: set[str]) -> list[Tool]:
+        """Return the tools these scopes may see and call, in registry order."""
+        return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
+
+    def refuse(self, tool: Tool, scopes: set[str]) -> RPCError | None:
+        """Return 403's JSON-RPC error for a tool these scopes may not call, naming the scope to ask for."""
+        if tool in self.visible(scopes):
+            return None
+        needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
+        return RPCError(FORBIDDEN, f"Forbidden: {tool.name} needs the scope {needed}; this token has {sorted(scopes)}",
+                        {"scope": needed})
+
+    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None,
+            call: "MCPCall | None" = None) -> ToolResult:
+        """Run one call through the registry on the session's workers, giving up after tool_timeout seconds.
+
+        The guard costs a thread hand-off per call (about half the round trips per second of
+        a trivial tool); tool_timeout=None runs calls inline, for tools known to return quickly.
+        """
+        if self.tool_timeout is None or session is None:
+            return _in_call(call, self.registry.call, tool.name, arguments)
+        return session.run_guarded(tool, arguments, self.tool_timeout, call)
+
+
+class MCPSession(MCPCoreSession):
+    """One client connection in full: the core session, plus its scopes, its log level and subscriptions, the
+    calls running on its own workers (to cancel them), and its requests to the client (`ask`), which wait for
+    the response the client sends back."""
+
+    def __init__(self, server: MCPServer, scopes: set[str] | None):
+        super().__init__(server, scopes)
+        self.level, self.level_set = "info", False  # the lowest log level sent, and whether the client chose it
+        self.subscriptions: set[str] = set()  # resource URIs the client asked to hear about
+        self.closer: typing.Callable[[JSON], None] | None = None  # ends a request's stream early (HTTP only)
+        self.calls: dict[JSON, MCPCall] = {}  # the tools/call requests running now, by id (to cancel them)
+        self.asked: dict[str, _Waiter] = {}  # our requests to the client, by id, until it answers
+        self.workers = None  # this session's thread pool, made at its first guarded call
+        self.running = 0  # calls running on it now
+        self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
 
     def ask(self, method: str, params: dict, related: JSON = None, call: "MCPCall | None" = None,
             timeout: float = 60.0) -> dict:
@@ -2321,7 +2608,7 @@ class MCPSession:
 
     def close(self) -> None:
         """End the session: no more messages, its workers stopped, its running calls and requests given up."""
-        self.closed = True
+        super().close()
         with self.lock:
             workers, self.workers = self.workers, None
             calls, waiters = list(self.calls.values()), list(self.asked.values())
@@ -2332,70 +2619,14 @@ class MCPSession:
         if workers is not None:
             workers.shutdown(wait=False, cancel_futures=True)
 
-    def handle_text(self, text: str | bytes) -> dict | None:
-        """Answer one message given as JSON text: a response, or None for a notification."""
-        limit = self.server.max_message_bytes
-        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limit else len(text.encode("utf-8"))
-        if size > limit:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
-            raw = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
-            return too_large(raw[:PEEK_BYTES], raw[-PEEK_BYTES:], limit, f"{size:,} bytes")
-        try:
-            message = tool_core.loads_strict(text.decode("utf-8") if isinstance(text, bytes) else text)
-        except (ValueError, RecursionError) as exc:
-            return rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})")
-        return self.handle(message)
-
     def handle(self, message: JSON) -> dict | list | None:
-        """Answer one decoded message: every request gets exactly one response with its id (none once the client
-        cancelled it); notifications and responses get none.
+        """Answer one decoded message, as the core does; a batch (a JSON array of messages) is answered only in a
+        session that negotiated 2025-03-26, the one revision that requires receiving them: with the array of its
+        responses, or nothing when it held only notifications and responses."""
+        return self._batch(message) if isinstance(message, list) else super().handle(message)
 
-        A batch (a JSON array of messages) is answered only in a session that negotiated 2025-03-26,
-        the one revision that requires receiving them: with the array of its responses, or nothing
-        when it held only notifications and responses.
-        """
-        if isinstance(message, list):
-            return self._batch(message)
-        malformed = self.malformed(message)
-        if malformed is not None or "method" not in message:
-            if malformed is None:
-                self._response(message)
-            return malformed
-        method, params, message_id = message["method"], message.get("params", {}), message.get("id")
-        if "id" not in message:
-            self._notification(method, params)
-            return None
-        try:
-            if not isinstance(params, dict):
-                raise RPCError(INVALID_PARAMS, f"Invalid params: params must be an object, got {tool_core.describe(params)}")
-            result = self._dispatch(method, params, message_id)
-        except RPCError as exc:
-            return rpc_error(message_id, exc.code, exc.message, exc.data)
-        except Exception as exc:  # a bug of ours: say so, keep serving
-            import sys
-            print(f"mcp: internal error in {method}: {type(exc).__name__}: {exc}", file=sys.stderr)
-            return rpc_error(message_id, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
-        return None if result is CANCELLED else {"jsonrpc": "2.0", "id": message_id, "result": result}
-
-    @staticmethod
-    def malformed(message: JSON) -> dict | None:
-        """Return the error response for a message that is no JSON-RPC 2.0 request, notification or response; else None."""
-        if not isinstance(message, dict):
-            return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
-                                                    f"{tool_core.describe(message)}")
-        message_id = message.get("id")
-        reply_id = message_id if _valid_id(message_id) else None
-        if message.get("jsonrpc") != "2.0":
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
-        if "method" not in message:
-            if "id" in message and ("result" in message or "error" in message):
-                return None  # a response
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
-        if not isinstance(message["method"], str):
-            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
-        if "id" in message and not _valid_id(message_id):
-            return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
-                                                    "and the method a string")
-        return None
+    def _reply(self, message_id: JSON, result: JSON) -> dict | None:
+        return None if result is CANCELLED else super()._reply(message_id, result)  # a cancelled call: no response
 
     def _batch(self, messages: list) -> list | dict | None:
         if self.version != BATCH_VERSION:
@@ -2416,82 +2647,27 @@ class MCPSession:
             waiter.answer(message)
 
     def _notification(self, method: JSON, params: JSON) -> None:
-        if method == "notifications/initialized" and self.version is not None:
-            self.initialized = True
-        elif method == "notifications/cancelled" and isinstance(params, dict):
+        super()._notification(method, params)
+        if method == "notifications/cancelled" and isinstance(params, dict):
             with self.lock:
                 call = self.calls.get(params.get("requestId"))
             if call is not None:
                 call.cancel(params.get("reason"))
         # roots/list_changed and the rest need no action here
 
-    def _dispatch(self, method: str, params: dict, request_id: JSON) -> JSON:
-        entry = MCP_METHODS.get(method)
-        if entry is None or (entry.capability and not self.server.offers(entry.capability)):
-            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")  # server/discover, an absent capability
-        if method not in ("ping", "initialize") and self.version is None:
-            raise RPCError(INVALID_REQUEST, f"Invalid request: {method} before initialize; send initialize first")
-        if self.version is not None and self.version < entry.since:
-            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method} came with MCP {entry.since}; this session "
-                                             f"speaks {self.version}")
-        return entry.handler(self, params, request_id)
-
-
-@mcp_method("ping")
-def _ping(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    return {}
-
 
 @mcp_method("initialize")
-def _initialize(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    if session.scopes is None:
+def _initialize_with_token(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    if session.scopes is None:  # the bearer token was refused (over stdio, the host launched us: no token)
         raise RPCError(UNAUTHORIZED, "Unauthorized: present a valid bearer token (Authorization: Bearer ...)")
-    if session.version is not None:
-        raise RPCError(INVALID_REQUEST, "Invalid request: this session is already initialized")
-    asked = params.get("protocolVersion")
-    if not isinstance(asked, str):
-        raise RPCError(INVALID_PARAMS, f"Invalid params: protocolVersion must be a string such as {LATEST_VERSION!r}")
-    capabilities = params.get("capabilities", {})
-    session.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
-    session.version = asked if asked in MCP_VERSIONS else LATEST_VERSION  # never echo a version we do not speak
-    server = session.server
-    result = {"protocolVersion": session.version, "capabilities": server.capabilities(session.version),
-              "serverInfo": server.info}
-    return result | ({"instructions": server.instructions} if server.instructions else {})
-
-
-def listing(session: "MCPSession", params: dict, key: str, items: list, entry) -> dict:
-    """Answer one page of a list method: {key: [entry(item) ...], "nextCursor"?}. A cursor we did not issue is
-    -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
-    cursor = params.get("cursor")
-    if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
-                                   and int(cursor) <= len(items)):
-        raise RPCError(INVALID_PARAMS, f"Invalid params: unknown cursor {show(cursor)}")
-    start = int(cursor or 0)
-    page = items[start: start + session.server.page_size]
-    more = start + len(page) < len(items)
-    return {key: [entry(item) for item in page]} | ({"nextCursor": str(start + len(page))} if more else {})
-
-
-@mcp_method("tools/list", "tools")
-def _tools_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    return listing(session, params, "tools", session.server.visible(session.scopes), MCP(session.version).tool)
+    return _initialize(session, params, request_id)
 
 
 @mcp_method("tools/call", "tools")
 def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
-    name, arguments = params.get("name"), params.get("arguments", {})
-    if not isinstance(name, str):
-        raise RPCError(INVALID_PARAMS, "Invalid params: tools/call needs a tool name as a string")
-    tool = session.server.registry.get(name)
-    if tool is None:
-        raise RPCError(INVALID_PARAMS, f"Unknown tool: {name}")
-    if tool not in session.server.visible(session.scopes):
-        needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
-        raise RPCError(FORBIDDEN, f"Forbidden: {name} needs the scope {needed}; this token has {sorted(session.scopes)}",
-                       {"scope": needed})
-    if not isinstance(arguments, dict):
-        raise RPCError(INVALID_PARAMS, f"Invalid params: arguments must be an object, got {tool_core.describe(arguments)}")
+    """tools/call in full: the core's checks, then the call on the session's workers, where it can report
+    progress, ask the client, be cancelled, and run past no deadline; its result in this revision's blocks."""
+    tool, arguments = call_target(session, params)
     call = MCPCall(session, request_id, params)
     with session.lock:
         session.calls[request_id] = call
@@ -2502,8 +2678,7 @@ def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
             session.calls.pop(request_id, None)
     if call.cancelled:
         return CANCELLED  # "the receiver SHOULD NOT send a response for the cancelled request"
-    if result.error_kind == "invalid_arguments" and session.version < "2025-11-25":
-        raise RPCError(INVALID_PARAMS, f"Invalid params: {result.message}")  # older revisions: a protocol error
+    arguments_refused(session, result)
     return tool_result(session.version, tool, result)
 
 

@@ -18,13 +18,14 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      ToolRegistry.call checks, in order, that the tool exists, that the arguments are an
      object, that they match the schema, and only then executes; it never raises.
   6. The text protocol                                         demo 2, "What the tools cost"
-     For models without native tool calling: render_tool_prompt, parse_tool_calls (robust,
-     on json.JSONDecoder.raw_decode) beside the naive parse_tool_calls_regex, and
-     render_tool_results beside parse_tool_results.
+     For models without native tool calling: render_tool_prompt, call_text, render_tool_results
+     beside parse_tool_results, and the naive parse_tool_calls_regex beside 6a, the robust
+     parse_tool_calls as the lecture tells it (find the tag, decode with json.JSONDecoder.raw_decode,
+     expect the close, check the shape); 6b: its edge cases, each guard with the failure it prevents.
   7. The loop                                                  demo 3
      ScriptedLM and run_agent (model -> parse -> validate -> execute, read-only calls of one
      turn in parallel -> results appended -> model), with tool_choice.
-  8. Orrin Grid, the demo tools, and 9. the demos behind scripts/03_harness.py: print_demos (every
+  8-9. Orrin Grid, the demo tools; the demos behind scripts/03_harness.py: print_demos (every
      script's layout, and --vs-handout's crosswalk with handout 001: HandoutFigure), then the demos.
      9b: scripts/10_under_the_hood.py's demo 3, parallel calls on a simulated clock, and invented_ids.
 
@@ -151,7 +152,7 @@ def is_retryable(exc: BaseException) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 2. Helpers: count_tokens, calculate, format_table ---
+# --- 2. Helpers: count_tokens, calculate, format_table, dotted_name ---
 # ---------------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]+")
@@ -179,22 +180,6 @@ MAX_EXPRESSION_CHARS = 1000
 _OPERATORS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
               ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
               ast.Pow: lambda a, b: a ** b}
-
-
-def dotted_name(node: ast.AST) -> tuple[str, bool]:
-    """Read a callee's attribute chain as a dotted name, and whether the chain starts at a plain name.
-
-    The one home of this walk: Gorilla's AST match (tool_catalog) and BFCL's decoder (bfcl_lab)
-    read a model-written call's function with it. Example: torch.hub.load -> ('torch.hub.load', True);
-    f().load -> ('load', False)
-    """
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts)), isinstance(node, ast.Name)
 
 
 def calculate(expression: str) -> int | float:
@@ -261,6 +246,39 @@ def _check_size(value: int | float, expression: str) -> int | float:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"the result of {expression!r} is not a finite number")
     return value
+
+
+def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
+    """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given.
+
+    It returns a Table (section 2a): the same text, which a notebook renders as a Markdown table.
+    """
+    cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
+              for c, w in zip(row, widths or [0] * len(row))] for row in [headers] + rows]
+    sizes = [max(len(line) for row in cells for line in row[i]) for i in range(len(headers))]
+    out = []
+    for n, row in enumerate(cells):
+        for k in range(max(len(c) for c in row)):
+            out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
+        if n == 0:
+            out.append("  ".join("-" * s for s in sizes))
+    return Table("\n".join(out), headers, rows)
+
+
+def dotted_name(node: ast.AST) -> tuple[str, bool]:
+    """Read a callee's attribute chain as a dotted name, and whether the chain starts at a plain name.
+
+    The one home of this walk: Gorilla's AST match (tool_catalog) and BFCL's decoder (bfcl_lab)
+    read a model-written call's function with it. Example: torch.hub.load -> ('torch.hub.load', True);
+    f().load -> ('load', False)
+    """
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts)), isinstance(node, ast.Name)
 
 
 # --- 2a. Notebooks: Markdown and <pre> that show text as it is ---
@@ -366,20 +384,6 @@ def preformatted(demo: Callable[..., Any]) -> Callable[..., Any]:
         out = demo(*args, **kwargs)
         return DemoText(out) if isinstance(out, str) else out
     return wrapper
-
-
-def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | None = None) -> str:
-    """Lay out rows as a plain-text table; a cell wraps to its column's width when one is given."""
-    cells = [[textwrap.wrap(str(c), w) or [""] if w else str(c).splitlines() or [""]
-              for c, w in zip(row, widths or [0] * len(row))] for row in [headers] + rows]
-    sizes = [max(len(line) for row in cells for line in row[i]) for i in range(len(headers))]
-    out = []
-    for n, row in enumerate(cells):
-        for k in range(max(len(c) for c in row)):
-            out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
-        if n == 0:
-            out.append("  ".join("-" * s for s in sizes))
-    return Table("\n".join(out), headers, rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1307,7 +1311,7 @@ def _execute(tool: Tool, arguments: dict) -> ToolResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 6. The text protocol: the prompt, the robust parser and the naive one, the results ---
+# --- 6. The text protocol: the prompt, the results, the naive parser (6a: the robust one; 6b: its edge cases) ---
 # ---------------------------------------------------------------------------------------------
 
 OPEN, CLOSE = "<tool_call>", "</tool_call>"
@@ -1422,6 +1426,76 @@ def loads_strict(text: str) -> JSON:
 def call_text(name: str, arguments: dict) -> str:
     """Write one call in the text protocol. Example: ('f', {}) -> '<tool_call>{"name": "f", "arguments": {}}</tool_call>'"""
     return f"{OPEN}{json.dumps({'name': name, 'arguments': arguments}, ensure_ascii=False)}{CLOSE}"
+
+
+_ESCAPE_CLOSE = re.compile(r"<(\\*)/tool_result>")  # "</tool_result>" -> "<\/tool_result>", one more "\" each
+_UNESCAPE_CLOSE = re.compile(r"<\\(\\*)/tool_result>")
+
+
+def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, ToolResult]]) -> str:
+    """Write results back as <tool_result> blocks, in call order, tagged with each call's id and name.
+
+    Example: (ToolCall('calculate', {...}, id='call_1'), ToolResult(True, 15541316)) ->
+             '<tool_result name="calculate" id="call_1">15541316</tool_result>'
+    """
+    blocks = []
+    for call, result in results:
+        attrs = [f'name="{html.escape(call.name)}"'] if isinstance(call, ToolCall) else []
+        attrs.append(f'id="{html.escape(call.id)}"')
+        if not result.ok:
+            attrs.append(f'error="{html.escape(result.error_kind or "error")}"')
+        body = _ESCAPE_CLOSE.sub(r"<\\\1/tool_result>", result.text)  # a result cannot close its own block
+        blocks.append(f"<tool_result {' '.join(attrs)}>{body}</tool_result>")
+    return "\n".join(blocks)
+
+
+_RESULT = re.compile(r"<tool_result((?:\s+\w+=\"[^\"]*\")*)>(.*?)</tool_result>", re.DOTALL)
+_RESULT_CLOSE = "</tool_result>"
+
+
+def parse_tool_results(text: str) -> list[dict]:
+    """Read <tool_result> blocks back: a dict per block with its attributes and 'content'.
+
+    Example: '<tool_result name="f" id="call_1">5</tool_result>' -> [{'name': 'f', 'id': 'call_1', 'content': '5'}]
+    """
+    found, pos, close = [], 0, -1
+    while (start := text.find("<tool_result", pos)) >= 0:
+        if close < start:  # subtle: a block ends at the first close tag after it; with none left, none can
+            close = text.find(_RESULT_CLOSE, start)  # (a regex scan per opening tag would be quadratic)
+            if close < 0:
+                break
+        match = _RESULT.match(text, start, close + len(_RESULT_CLOSE))
+        if match is None:
+            pos = start + 1
+            continue
+        attrs = {k: html.unescape(v) for k, v in re.findall(r"(\w+)=\"([^\"]*)\"", match.group(1))}
+        found.append(attrs | {"content": _UNESCAPE_CLOSE.sub(r"<\1/tool_result>", match.group(2))})
+        pos = match.end()
+    return found
+
+
+# The naive parser, as it is usually written; 6a below is the robust one the lecture builds.
+
+_NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>")  # as usually written: no re.DOTALL
+
+
+def parse_tool_calls_regex(text: str) -> list[ToolCall]:
+    """The naive baseline: paired tags by regex, then json.loads; failures vanish silently.
+
+    Kept to show how it fails (scripts/03 demo 2): it has no error channel, so a truncated or
+    malformed call looks exactly like "no call"; a tag inside a string cuts the JSON short; and
+    like most hand-written versions it forgets re.DOTALL, so a call written over several lines
+    is not seen at all.
+    """
+    calls = []
+    for match in _NAIVE.finditer(text):
+        try:
+            obj = json.loads(match.group(1))
+        except (ValueError, RecursionError):
+            continue  # the flaw on display: a broken call disappears without a trace
+        if isinstance(obj, dict):
+            calls.append(ToolCall(obj.get("name"), obj.get("arguments", {}), span=match.span()))
+    return calls
 
 
 # --- 6a. The robust parser as the lecture tells it: find the tag, decode, expect the close, check the shape ---
@@ -1841,74 +1915,6 @@ def _refusal(exc: Exception) -> str:
     if "int_max_str_digits" in reason or "Exceeds the limit" in reason:
         reason = "a number has more digits than JSON numbers here may have"
     return reason
-
-
-_NAIVE = re.compile(r"<tool_call>(.*?)</tool_call>")  # as usually written: no re.DOTALL
-
-
-def parse_tool_calls_regex(text: str) -> list[ToolCall]:
-    """The naive baseline: paired tags by regex, then json.loads; failures vanish silently.
-
-    Kept to show how it fails (scripts/03 demo 2): it has no error channel, so a truncated or
-    malformed call looks exactly like "no call"; a tag inside a string cuts the JSON short; and
-    like most hand-written versions it forgets re.DOTALL, so a call written over several lines
-    is not seen at all.
-    """
-    calls = []
-    for match in _NAIVE.finditer(text):
-        try:
-            obj = json.loads(match.group(1))
-        except (ValueError, RecursionError):
-            continue  # the flaw on display: a broken call disappears without a trace
-        if isinstance(obj, dict):
-            calls.append(ToolCall(obj.get("name"), obj.get("arguments", {}), span=match.span()))
-    return calls
-
-
-_ESCAPE_CLOSE = re.compile(r"<(\\*)/tool_result>")  # "</tool_result>" -> "<\/tool_result>", one more "\" each
-_UNESCAPE_CLOSE = re.compile(r"<\\(\\*)/tool_result>")
-
-
-def render_tool_results(results: typing.Iterable[tuple[ToolCall | ParseError, ToolResult]]) -> str:
-    """Write results back as <tool_result> blocks, in call order, tagged with each call's id and name.
-
-    Example: (ToolCall('calculate', {...}, id='call_1'), ToolResult(True, 15541316)) ->
-             '<tool_result name="calculate" id="call_1">15541316</tool_result>'
-    """
-    blocks = []
-    for call, result in results:
-        attrs = [f'name="{html.escape(call.name)}"'] if isinstance(call, ToolCall) else []
-        attrs.append(f'id="{html.escape(call.id)}"')
-        if not result.ok:
-            attrs.append(f'error="{html.escape(result.error_kind or "error")}"')
-        body = _ESCAPE_CLOSE.sub(r"<\\\1/tool_result>", result.text)  # a result cannot close its own block
-        blocks.append(f"<tool_result {' '.join(attrs)}>{body}</tool_result>")
-    return "\n".join(blocks)
-
-
-_RESULT = re.compile(r"<tool_result((?:\s+\w+=\"[^\"]*\")*)>(.*?)</tool_result>", re.DOTALL)
-_RESULT_CLOSE = "</tool_result>"
-
-
-def parse_tool_results(text: str) -> list[dict]:
-    """Read <tool_result> blocks back: a dict per block with its attributes and 'content'.
-
-    Example: '<tool_result name="f" id="call_1">5</tool_result>' -> [{'name': 'f', 'id': 'call_1', 'content': '5'}]
-    """
-    found, pos, close = [], 0, -1
-    while (start := text.find("<tool_result", pos)) >= 0:
-        if close < start:  # subtle: a block ends at the first close tag after it; with none left, none can
-            close = text.find(_RESULT_CLOSE, start)  # (a regex scan per opening tag would be quadratic)
-            if close < 0:
-                break
-        match = _RESULT.match(text, start, close + len(_RESULT_CLOSE))
-        if match is None:
-            pos = start + 1
-            continue
-        attrs = {k: html.unescape(v) for k, v in re.findall(r"(\w+)=\"([^\"]*)\"", match.group(1))}
-        found.append(attrs | {"content": _UNESCAPE_CLOSE.sub(r"<\1/tool_result>", match.group(2))})
-        pos = match.end()
-    return found
 
 
 # ---------------------------------------------------------------------------------------------

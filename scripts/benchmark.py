@@ -12,7 +12,11 @@
    and MCP tools/call round trips per second in process, over stdio and over Streamable HTTP
    (a trivial tool, so the figure is the protocol's cost, not the tool's); then the load check:
    50 clients at once x 200 tools/call each over Streamable HTTP (every call answered once,
-   none lost), and 32 x 100 for the latency with 32 calls in flight.
+   none lost), and 32 x 100 for the latency with 32 calls in flight. With --sdk-python PATH (a Python with the
+   official mcp package), the same add tool served over stdio by this lab (its default tool_timeout, and None)
+   and by the official SDK, driven by one raw stdlib client, interleaved: sequential calls/s, and calls/s and p99
+   with 32 calls in flight, as ratios lab / SDK (issue 32 wants at least 5x sequentially); --only-sdk runs only
+   this. Without --sdk-python a line says how to make that Python.
 7. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
 8. bfcl_lab: entries graded per second by the AST grader (the official checker: about 25,000/s), and a
    whole result folder graded as `bfcl evaluate` would (read, decoded, graded, score files written).
@@ -31,7 +35,8 @@ The README's Performance table is this script's output: `--markdown` prints the 
 Markdown (PERFORMANCE_ROWS filled with this run's figures) to stdout, to paste over the old one.
 
 Not a numbered demo, so run_all.py skips it. Takes 30-40 s on an idle 2-core machine, more on a busy one.
-Usage: python3 scripts/benchmark.py [--repeat N] [--markdown] | --same-bytes RUNS | --suite-under-load RUNS [--python P]
+Usage: python3 scripts/benchmark.py [--repeat N] [--markdown] [--sdk-python PATH] | --sdk-python PATH --only-sdk
+       | --same-bytes RUNS | --suite-under-load RUNS [--python P]
 """
 import argparse
 import gc
@@ -40,6 +45,7 @@ import math
 import random
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -472,6 +478,177 @@ def http_load(clients: int, calls: int) -> list:
             f"{pick(0.50):.1f}", f"{pick(0.99):.1f}"]
 
 
+# --- 6b. Against the official Python SDK server: one raw client, the same add tool, side by side (issue 32) ---
+# Each server is driven by the same bare client below (newline-delimited JSON-RPC over the server process's stdin
+# and stdout, nothing else), so the figures compare servers, not clients. The SDK is never imported here:
+# --sdk-python names another interpreter that has it, and its server script is written to a temp file at run time.
+
+SDK_VENV = "python3 -m venv /tmp/sdk-venv && /tmp/sdk-venv/bin/pip install mcp"
+SDK_SKIPPED = "MCP against the official Python SDK server: skipped"
+_LAB_STDIO_SERVER = _ADDER_SERVER + """
+interfaces.serve_stdio(interfaces.MCPServer(registry{options}))
+"""
+_SDK_SERVER = '''
+try:
+    from mcp.server.mcpserver import MCPServer as FastMCP  # mcp 2.x renamed FastMCP to MCPServer
+except ImportError:
+    from mcp.server.fastmcp import FastMCP
+server = FastMCP("adder")
+
+@server.tool()
+def add(a: int, b: int) -> int:
+    """Add two integers."""
+    return a + b
+
+server.run()  # stdio
+'''
+_SDK_VERSION = "import importlib.metadata as m, sys; print(sys.version.split()[0], m.version('mcp'))"
+_CALL = b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"add","arguments":{"a":%d,"b":1}}}\n'
+
+
+class RawStdio:
+    """A bare MCP client over a server process's stdio: initialize, notifications/initialized, then add(i, 1) calls."""
+
+    def __init__(self, command: list[str], limit_s: float = 300):
+        # subtle: stderr goes nowhere, not to a pipe: the SDK logs every request there, and a full pipe stalls it
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, cwd=ROOT)
+        self.watchdog = threading.Timer(limit_s, self.process.kill)  # a hung server ends the run, not the machine
+        self.watchdog.daemon = True
+        self.watchdog.start()
+        self.send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "benchmark", "version": "1"}}}).encode() + b"\n")
+        self.receive()
+        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+
+    def send(self, lines: bytes) -> None:
+        self.process.stdin.write(lines)
+        self.process.stdin.flush()
+
+    def receive(self) -> dict:
+        """Read the next response (a message with an id); a notification in between is skipped."""
+        while line := self.process.stdout.readline():
+            message = json.loads(line)
+            if "id" in message:
+                return message
+        raise RuntimeError(f"the server closed its stdout (exit status {self.process.poll()})")
+
+    def close(self) -> None:
+        self.watchdog.cancel()
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def _check_sum(reply: dict) -> None:
+    """Raise unless the reply is add(id, 1)'s result: a wrong or missing answer voids the comparison."""
+    result = reply.get("result") or {}
+    if result.get("isError") or result.get("content", [{}])[0].get("text") != str(reply["id"] + 1):
+        raise RuntimeError(f"wrong answer to call {reply.get('id')}: {json.dumps(reply)[:200]}")
+
+
+def raw_sequential(client: RawStdio, n: int) -> float:
+    """Call add n times, each after the previous answer; return calls per second."""
+    began = time.perf_counter()
+    for i in range(1, n + 1):
+        client.send(_CALL % (i, i))
+        reply = client.receive()
+        if reply["id"] != i:
+            raise RuntimeError(f"answer to {reply['id']} where {i} was expected")
+        _check_sum(reply)
+    return n / (time.perf_counter() - began)
+
+
+def raw_in_flight(client: RawStdio, n: int, window: int = 32) -> tuple[float, float]:
+    """Call add n times keeping `window` calls outstanding (a new one sent per answer); return calls/s, p99 ms."""
+    sent_at, latencies = {}, []
+    began = time.perf_counter()
+    first = range(1, min(window, n) + 1)
+    for i in first:
+        sent_at[i] = began
+    client.send(b"".join(_CALL % (i, i) for i in first))
+    following = iter(range(len(first) + 1, n + 1))
+    while sent_at:
+        reply = client.receive()
+        latencies.append(time.perf_counter() - sent_at.pop(reply["id"]))
+        _check_sum(reply)
+        if (i := next(following, None)) is not None:
+            sent_at[i] = time.perf_counter()
+            client.send(_CALL % (i, i))
+    wall = time.perf_counter() - began
+    latencies.sort()
+    return n / wall, latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+
+
+def sdk_comparison(sdk_python: str, rounds: int = 3, sequential: int = 2000, in_flight: int = 3200,
+                   window: int = 32) -> tuple[list[list], dict]:
+    """Time the lab's stdio server (its default tool_timeout, and None) and the official SDK's, interleaved, `rounds`
+    rounds, each in a new process after 200 warm-up calls; the best of each figure (p99: the lowest).
+
+    Returns rows [server, sequential calls/s, 32 in flight calls/s, p99 ms] and the ratios lab / SDK."""
+    import inspect
+    import tempfile
+    import interfaces
+    default = inspect.signature(interfaces.MCPServer).parameters["tool_timeout"].default
+    with tempfile.TemporaryDirectory() as scratch:
+        script = Path(scratch) / "sdk_adder.py"
+        script.write_text(_SDK_SERVER, encoding="utf-8")
+        servers = {f"this lab, tool_timeout={default} (the default)": "",
+                   "this lab, tool_timeout=None (inline)": ", tool_timeout=None"}
+        servers = {label: [sys.executable, "-c", _LAB_STDIO_SERVER.format(root=str(ROOT), options=options)]
+                   for label, options in servers.items()} | {"the official SDK": [sdk_python, str(script)]}
+        best = {label: [0.0, 0.0, float("inf")] for label in servers}
+        was_enabled = gc.isenabled()
+        gc.disable()  # the client's collections would land on one server's figure or the other's
+        try:
+            for _ in range(rounds):
+                for label, command in servers.items():
+                    client = RawStdio(command)
+                    try:
+                        raw_sequential(client, 200)
+                        rate = raw_sequential(client, sequential)
+                        loaded, p99 = raw_in_flight(client, in_flight, window)
+                    finally:
+                        client.close()
+                    mine = best[label]
+                    best[label] = [max(mine[0], rate), max(mine[1], loaded), min(mine[2], p99)]
+        finally:
+            if was_enabled:
+                gc.enable()
+    sdk = best["the official SDK"]
+    ratios = {label: (seq / sdk[0], loaded / sdk[1], sdk[2] / p99) for label, (seq, loaded, p99) in best.items()}
+    rows = [[label, f"{seq:,.0f}", f"{ratios[label][0]:.1f}x", f"{loaded:,.0f}", f"{ratios[label][1]:.1f}x",
+             f"{p99:.2f}"] for label, (seq, loaded, p99) in best.items()]
+    return rows, ratios
+
+
+def sdk_report(sdk_python: str | None, rounds: int = 3) -> str:
+    """The side-by-side comparison as text, or a line saying why it was skipped (no --sdk-python, or no mcp there)."""
+    if not sdk_python:
+        return (f"{SDK_SKIPPED}; it needs --sdk-python PATH, a Python with the "
+                f"official mcp package (for example: {SDK_VENV}, then --sdk-python /tmp/sdk-venv/bin/python)")
+    found = subprocess.run([sdk_python, "-c", _SDK_VERSION], capture_output=True, text=True)
+    if found.returncode != 0:
+        return (f"{SDK_SKIPPED}; --sdk-python {sdk_python} cannot import the "
+                f"mcp package ({(found.stderr.strip().splitlines() or ['?'])[-1]}); make one with: {SDK_VENV}")
+    sdk_version, mcp_version = found.stdout.split()
+    rows, ratios = sdk_comparison(sdk_python, rounds)
+    labels = list(ratios)
+    (default_seq, default_loaded, default_p99), (inline_seq, _, _) = ratios[labels[0]], ratios[labels[1]]
+    return (f"MCP tools/call over stdio against the official Python SDK server (mcp {mcp_version} on Python "
+            f"{sdk_version}; this lab on Python {sys.version.split()[0]}), one raw stdlib client for both, add(a, b), "
+            f"best of {rounds} interleaved rounds:\n\n"
+            + tool_core.format_table(["server", "sequential calls/s", "x SDK", "32 in flight calls/s", "x SDK",
+                                      "p99 ms (32 in flight)"], rows)
+            + f"\n\nThis lab / the SDK: sequential {default_seq:.1f}x ({inline_seq:.1f}x with tool_timeout=None; "
+              f"issue 32 wants at least 5x), 32 in flight {default_loaded:.1f}x the calls/s with a p99 "
+              f"{default_p99:.1f} times lower")
+
+
 def bfcl_throughput(copies: int = 3000) -> tuple[str, dict]:
     """Grade the nine questions' decoded answers of model A `copies` times with the AST grader."""
     import bfcl_lab
@@ -643,7 +820,7 @@ def suite_under_load(runs: int = 10, busy: int = 4, python: str = sys.executable
     return rows
 
 
-def run(repeat: int, say=print) -> dict[str, str]:
+def run(repeat: int, say=print, sdk_python: str | None = None) -> dict[str, str]:
     """Run every timing, handing each report to `say`; return this run's figures, by the names PERFORMANCE_ROWS uses."""
     figures: dict[str, str] = {}
     say(f"interpreter: Python {sys.version.split()[0]}\n")
@@ -676,6 +853,7 @@ def run(repeat: int, say=print) -> dict[str, str]:
     figures.update(load_answered=loads[0][1], load_lost=loads[0][2], load_p99=loads[0][5], load32_p99=loads[1][5])
     say("\nMCP over Streamable HTTP under load (clients at once x tools/call each; the server in another process):\n")
     say(tool_core.format_table(["clients x calls", "answered", "lost", "calls/s", "p50 ms", "p99 ms"], loads))
+    say("\n" + sdk_report(sdk_python, max(3, repeat)))
     table = tool_catalog.scale_figures(queries=200)
     largest = table.rows[-1]  # [tools, index (s), top-10 pruned (ms), top-10 full scan (ms), postings touched]
     assert largest[0] == "16,000", largest
@@ -748,7 +926,7 @@ def performance_table(figures: dict[str, str]) -> str:
 
 
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
-    """Read the command line: --repeat N, --markdown."""
+    """Read the command line: --repeat N, --markdown, --sdk-python PATH [--only-sdk], and the loaded checks."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=2, help="runs per measurement; the best is kept (default 2)")
     parser.add_argument("--markdown", action="store_true",
@@ -761,9 +939,17 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--busy", type=int, default=4, help="busy loops for the two checks above (default 4)")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter for --suite-under-load (default: this one)")
+    parser.add_argument("--sdk-python", metavar="PATH",
+                        help="a Python with the official mcp package: time this lab's stdio server beside the SDK's "
+                             f"(without it, that comparison is skipped; make one with: {SDK_VENV})")
+    parser.add_argument("--only-sdk", action="store_true",
+                        help="only this: the comparison with the official SDK server (needs --sdk-python; best of "
+                             "--repeat rounds, at least 3)")
     args = parser.parse_args(argv)
     if args.repeat < 1 or args.same_bytes < 0 or args.suite_under_load < 0 or args.busy < 0:
         parser.error("--repeat must be at least 1; --same-bytes, --suite-under-load and --busy at least 0")
+    if args.only_sdk and not args.sdk_python:
+        parser.error(f"--only-sdk needs --sdk-python PATH, a Python with the official mcp package ({SDK_VENV})")
     return args
 
 
@@ -783,10 +969,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nThe test suite with {args.python}, {args.suite_under_load} runs with {args.busy} busy loops:\n")
             print(tool_core.format_table(["run", "verdict", "wall s", "summary"], rows))
         return 1 if failed else 0
+    if args.only_sdk:
+        report = sdk_report(args.sdk_python, max(3, args.repeat))
+        print(report)
+        return 1 if report.startswith(SDK_SKIPPED) else 0
     if not args.markdown:
-        run(args.repeat)
+        run(args.repeat, sdk_python=args.sdk_python)
         return 0
-    figures = run(args.repeat, say=lambda text: print(text, file=sys.stderr, flush=True))
+    figures = run(args.repeat, say=lambda text: print(text, file=sys.stderr, flush=True), sdk_python=args.sdk_python)
     print(performance_table(figures))
     return 0
 
