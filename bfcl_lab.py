@@ -20,13 +20,13 @@ BFCL examples), each chapter with the script and demo that show it:
   6. Real BFCL files                                           `bfcl_lab.py grade` (and --result-dir)
      Graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
      for the model's format (prompt or fc), every line counted, a file it would stop on refused
-     with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`) or
-     a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
+     with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`), or
+     (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
   7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
      The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
      interfaces' dialects (the one import of another lab module).
-  Appendices: A. reading Java and JavaScript call text as BFCL's tree-sitter parsers do;
-     B. the official SDKs' retry rules.
+  Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
+     and the official SDKs' retry rules (B).
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
 differs is not a BFCL grader): only keyword arguments count (a positional argument is dropped

@@ -33,22 +33,26 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      auth (the backend key lives inside the generated tools, never in a message, never goes to
      another origin) and the Cardinal resources and prompt. 4g holds the demos of scripts/04.
   5. Designing tools, and trusting what enters the context  scripts/09 demos 1-8
-     An offline arXiv (PaperStore: 393 records, a raw 42-field feed and a concise listing)
-     with the slide's two search definitions and a seeded GuessingCaller; errors as a
-     traceback or as advice (VerbatimRegistry); an Edit tool that must match one place beside
-     sed's blind substitution. Then a Host on four in-process MCP servers (papers, files,
+     5a: an offline arXiv (PaperStore: 393 records, a raw 42-field feed and a concise listing)
+     with the slide's two search definitions; 5b: a seeded GuessingCaller that calls each one;
+     5c: errors as a traceback or as advice (VerbatimRegistry), and an Edit tool that must match
+     one place beside sed's blind substitution. 5d: what the host lets through, each defence a
+     small function: full descriptions at approval, scan_tool, namespaces, clean_text and
+     mark_as_data, confirmation_prompt. 5e: a Host on four in-process MCP servers (papers, files,
      mail, calc) with a deliberately gullible model, four attacks (prompt injection, tool
      poisoning, shadowing, a rug pull) and one reworded to evade the scanner, and seven
-     switchable defences, each a small function: full descriptions at approval, scan_tool,
-     namespaces, clean_text and mark_as_data, confirmation_prompt, least-privilege tokens,
-     MCPClient's pins. 5f holds the demos of scripts/09, next to what they show.
-     5g, code as a tool (scripts/11): run_program, a small interpreter for a safe subset of Python
-     walking the ast (never eval or exec), with limits on steps, output and tool calls; the newest
-     paper on three topics by direct calls and by one program, and what the sandbox refuses.
-     5h, four ways to give a capability (scripts/11): the arXiv search as a CLI through a simulated shell
-     (SimulatedShell: echo, cat, curl to 127.0.0.1 only; no real shell), an MCP server, a skill (a SKILL.md
-     read progressively) and the app's own tool: tokens before and after one use, where the API key lives,
-     and an injected instruction that sends the shell's key to a loopback attacker (0 messages with MCP).
+     switchable defences: 5d's five, least-privilege tokens and MCPClient's pins. 5f holds the
+     demos of scripts/09, next to what they show.
+  5g. Code as a tool: a sandbox for model-written programs  scripts/11 demo 1
+     run_program, a small interpreter for a safe subset of Python walking the ast (never eval or
+     exec), with limits on steps, output and tool calls; the newest paper on three topics by
+     direct calls and by one program, and what the sandbox refuses.
+  5h. The shell, MCP, a skill, the app's own tool           scripts/11 demo 2
+     Four ways to give a capability (the arXiv search): a CLI through a simulated shell
+     (SimulatedShell: echo, cat, curl to 127.0.0.1 only; no real shell), an MCP server, a skill
+     (a SKILL.md read progressively) and the app's own tool: tokens before and after one use,
+     where the API key lives, and an injected instruction that sends the shell's key to a
+     loopback attacker (0 messages with MCP).
   Appendices A-E: the machinery the lecture does not teach, each piece with the failure it
      prevents: HTTP framing for the loopback servers (backlog, read timeout, Host, lengths,
      chunked event streams), the HTTP client under the generated tools (redirects within the

@@ -2,7 +2,7 @@
 
 Contents (lecture 001 sections 7.3 and 8, handout code 06; lecture 000 on pass^k, pass@k and the
 failure modes in three units), each chapter with the demo of scripts/06_evaluation.py that shows it:
-  1. The environment (and 2. its eight tasks)                 demo 2
+  1-2. The environment and its eight tasks                    demo 2
      Orrin Grid customer service: a small in-memory database (customers with an
      outage_logged flag, appointments, credits) whose state can be snapshotted and compared;
      six tools in a tool_core registry that enforce data integrity only, never policy; a

@@ -1,6 +1,8 @@
-"""calculate (safe arithmetic on the ast), count_tokens (the stand-in tokenizer), format_table, show."""
+"""calculate (safe arithmetic on the ast), count_tokens (the stand-in tokenizer), format_table, show; and every lab
+module's Contents naming its banners' sections in their order."""
 import ast
 import json
+import re
 import sys
 import unittest
 from pathlib import Path
@@ -195,6 +197,74 @@ class Show(unittest.TestCase):
                                    "[" * 59 + "…"))  # too deep for json; Python 3.12+ writes its repr
         show(cycle)  # the encoder keeps no state from a failed call
         self.assertEqual(show([1, 2]), "[1, 2]")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB_MODULES = ["tool_core", "toolformer_lab", "interfaces", "tool_catalog", "bfcl_lab", "service_env"]
+
+# A section's banner: "# --- 6. The text protocol ...", "# --- 6b. The parser's edge cases ...", "# --- Appendix A. ...".
+# Unnumbered banners inside a section ("# --- Prompts: prompts/get ---") name no section.
+_BANNER = re.compile(r"^# --- (\d+[a-z]?|Appendix [A-Z])\. ", re.MULTILINE)
+# How the Contents names sections: an entry "  4. " or "  4-7. " at the start of a line, a part "4a" anywhere
+# in the text ("4a: resources ...", "5f holds the demos"), and "  Appendices A-E".
+_CONTENTS_LABEL = re.compile(r"^  (?P<first>\d+)(?:-(?P<last>\d+))?\.\s"
+                             r"|\b(?P<part>\d+[a-z])\b"
+                             r"|^  Appendices (?P<a>[A-Z])-(?P<b>[A-Z])\b", re.MULTILINE)
+
+
+def banner_sections(source: str) -> list[str]:
+    """Return the sections a module's banners open, in file order. Example: '# --- 2a. Notebooks ---' -> ['2a']"""
+    return _BANNER.findall(source)
+
+
+def contents_sections(docstring: str) -> list[str]:
+    """Return the sections a module docstring's Contents names, each at its first mention, in text order.
+
+    The Contents runs from the line that starts with "Contents" to the first blank line.
+    Example: '  1-2. The environment ... 3. ... 3b holds ... Appendices A-B' -> ['1', '2', '3b', 'Appendix A', 'Appendix B']
+    """
+    start = re.search(r"^Contents", docstring, re.MULTILINE)
+    if start is None:
+        raise ValueError("the module docstring has no line that starts with 'Contents'")
+    block = docstring[start.start():].split("\n\n")[0]
+    found = []
+    for m in _CONTENTS_LABEL.finditer(block):
+        if m["first"]:
+            labels = [str(n) for n in range(int(m["first"]), int(m["last"] or m["first"]) + 1)]
+        elif m["part"]:
+            labels = [m["part"]]
+        else:
+            labels = [f"Appendix {chr(c)}" for c in range(ord(m["a"]), ord(m["b"]) + 1)]
+        found += [label for label in labels if label not in found]  # later mentions refer back
+    return found
+
+
+class ContentsMatchBanners(unittest.TestCase):
+    """A module's Contents lists the sections its banners open, no more, no fewer, in the same order (issue 32)."""
+
+    def test_the_readers_of_both(self):
+        cases = [  # (text, what the Contents or the banners name); from the formats described above
+            ("Contents (x):\n  1. A    demo 1\n     2a: b; 3b holds c.\n  4-5. D\n  Appendices A-B: e\n\nOther 7. text",
+             ["1", "2a", "3b", "4", "5", "Appendix A", "Appendix B"]),
+            ("Contents:\n  6. T\n     the naive one beside 6a; 6b: its edge cases, each beside 6a.\n",
+             ["6", "6a", "6b"]),
+            ("Contents:\n  5. D     scripts/09 demos 1-8\n  5g. Code as a tool\n     OpenAPI 3.1, 2025-11-25.\n",
+             ["5", "5g"]),
+        ]
+        for text, expected in cases:
+            with self.subTest(text=text[:40]):
+                self.assertEqual(contents_sections(text), expected)
+        banners = "# --- 1. A ---\n# --- 2b. B ---\n# --- Prompts: x ---\n# --- Appendix C. D ---\n#   --- 3. no\n"
+        self.assertEqual(banner_sections(banners), ["1", "2b", "Appendix C"])
+
+    def test_every_module(self):
+        for name in LAB_MODULES:
+            with self.subTest(module=name):
+                source = (ROOT / f"{name}.py").read_text(encoding="utf-8")
+                banners = banner_sections(source)
+                self.assertEqual(len(banners), len(set(banners)), f"{name}: a section label used twice: {banners}")
+                self.assertEqual(contents_sections(ast.get_docstring(ast.parse(source), clean=False)), banners,
+                                 f"{name}: the module docstring's Contents and the banners differ")
 
 
 if __name__ == "__main__":

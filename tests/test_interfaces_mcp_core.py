@@ -1,0 +1,253 @@
+"""MCP part I, the core (interfaces.py section 4): one conversation table run against the core session and the full
+one, then what only the core does: a request that says who it is in its own _meta (revision 2026-07-28).
+
+As Norvig's lispytest runs one table against two interpreters, CONVERSATION runs against MCPCoreSession and
+MCPSession, so the core can never drift from what the full server does for the same messages. Expected replies come
+from the specification (revisions 2025-06-18 and 2025-11-25: basic/lifecycle, server/tools, server/utilities/
+pagination; 2026-07-28: basic/index "Per-request protocol fields", basic/versioning, server/discover) and JSON-RPC
+2.0's reserved codes, written out here rather than imported. An expected reply is matched as a subset: every key it
+names must be in the reply with that value (lists whole), so the full server may offer more (its logging capability).
+"""
+import io
+import json
+import sys
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import interfaces  # noqa: E402
+from interfaces import MCPCoreServer, MCPServer  # noqa: E402
+from tool_core import ToolExecutionError, ToolRegistry, tool_from_function  # noqa: E402
+
+PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
+UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError
+MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers.
+
+    Args:
+        a: the first
+        b: the second
+    """
+    return a + b
+
+
+def fuse() -> str:
+    """Blow the fuse (always fails)."""
+    raise ToolExecutionError("the fuse blew")
+
+
+def registry() -> ToolRegistry:
+    return ToolRegistry([tool_from_function(add, read_only=True), tool_from_function(fuse, read_only=True)])
+
+
+def rpc(method: str, params: dict | None = None, message_id=1) -> dict:
+    return {"jsonrpc": "2.0", "id": message_id, "method": method} | ({"params": params} if params is not None else {})
+
+
+def hello(version: str) -> dict:
+    return {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "table", "version": "0"}}
+
+
+ADD_ENTRY = {"name": "add", "title": "Add", "description": "Add two integers.",
+             "inputSchema": {"type": "object", "properties": {"a": {"type": "integer", "description": "the first"},
+                                                             "b": {"type": "integer", "description": "the second"}},
+                             "required": ["a", "b"], "additionalProperties": False}}
+
+
+def error(code: int, message_id=1) -> dict:
+    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code}}
+
+
+def result(value: dict, message_id=1) -> dict:
+    return {"jsonrpc": "2.0", "id": message_id, "result": value}
+
+
+# (what happens, the message sent, the reply expected: a subset of it, or None for no reply). Run in order, on one
+# session: the handshake era as lecture 001 §5.4 tells it, then the two kinds of error, then paging.
+CONVERSATION = [
+    ("tools/list before the handshake", rpc("tools/list", {}, 1), error(INVALID_REQUEST, 1)),
+    ("ping is answered at any time", rpc("ping", None, 2), result({}, 2)),
+    ("not JSON-RPC 2.0", {"jsonrpc": "1.0", "id": 3, "method": "ping"}, error(INVALID_REQUEST, 3)),
+    ("an id that is null", {"jsonrpc": "2.0", "id": None, "method": "ping"}, error(INVALID_REQUEST, None)),
+    ("initialize: our version is echoed", rpc("initialize", hello("2025-06-18"), 4),
+     result({"protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}},
+             "serverInfo": {"name": "cardinal-mcp", "version": "1.0.0"}}, 4)),
+    ("initialized: a notification, no reply", {"jsonrpc": "2.0", "method": "notifications/initialized"}, None),
+    ("initialize twice", rpc("initialize", hello("2025-06-18"), 5), error(INVALID_REQUEST, 5)),
+    ("tools/list: one page of two", rpc("tools/list", {}, 6), result({"tools": [ADD_ENTRY, {"name": "fuse"}]}, 6)),
+    ("a call that works", rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}}, 7),
+     result({"content": [{"type": "text", "text": "5"}], "isError": False}, 7)),
+    ("a tool that ran and failed: isError, for the model", rpc("tools/call", {"name": "fuse", "arguments": {}}, 8),
+     result({"isError": True}, 8)),
+    ("an unknown tool: a protocol error", rpc("tools/call", {"name": "nope", "arguments": {}}, 9),
+     error(INVALID_PARAMS, 9)),
+    ("arguments that fail the schema (2025-06-18): a protocol error",
+     rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": "three"}}, 10), error(INVALID_PARAMS, 10)),
+    ("arguments that are no object", rpc("tools/call", {"name": "add", "arguments": [2, 3]}, 11),
+     error(INVALID_PARAMS, 11)),
+    ("an unknown method", rpc("tools/explain", {}, 12), error(METHOD_NOT_FOUND, 12)),
+    ("a cursor the server never issued", rpc("tools/list", {"cursor": "bogus"}, 13), error(INVALID_PARAMS, 13)),
+    ("an unknown notification: no reply", {"jsonrpc": "2.0", "method": "notifications/whatever"}, None),
+]
+# The same call under 2025-11-25: arguments that fail the schema are a result the model can read.
+NEWER = [
+    ("initialize 2025-11-25", rpc("initialize", hello("2025-11-25"), 1), result({"protocolVersion": "2025-11-25"}, 1)),
+    ("arguments that fail the schema (2025-11-25): isError",
+     rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": "three"}}, 2), result({"isError": True}, 2)),
+]
+
+
+def subset(expected, got) -> bool:
+    """Say whether every key expected names is in got with that value (dicts recursively; lists item by item)."""
+    if isinstance(expected, dict):
+        return isinstance(got, dict) and all(k in got and subset(v, got[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(got, list) and len(expected) == len(got) and all(map(subset, expected, got))
+    return expected == got and type(expected) is type(got)
+
+
+SERVERS = {"core": lambda tools, **options: MCPCoreServer(tools, **options),
+           "full": lambda tools, **options: MCPServer(tools, tool_timeout=None, **options)}
+
+
+class ConversationTable(unittest.TestCase):
+    """One table, two implementations: the core session and the full one answer the core's messages alike."""
+
+    def play(self, kind: str, table: list, **options) -> None:
+        server = SERVERS[kind](registry(), **options)
+        self.addCleanup(server.close)
+        session = server.session()
+        for what, message, expected in table:
+            with self.subTest(kind, what=what):
+                reply = session.handle(json.loads(json.dumps(message)))
+                if expected is None:
+                    self.assertIsNone(reply)
+                else:
+                    self.assertTrue(subset(expected, reply), f"expected (at least) {expected}, got {reply}")
+
+    def test_the_handshake_era(self):
+        for kind in SERVERS:
+            self.play(kind, CONVERSATION)
+
+    def test_2025_11_25_makes_bad_arguments_a_result(self):
+        for kind in SERVERS:
+            self.play(kind, NEWER)
+
+    def test_paging_one_tool_a_page(self):
+        page = [rpc("initialize", hello("2025-06-18"), 1), rpc("tools/list", {}, 2), rpc("tools/list", {"cursor": "1"}, 3)]
+        expected = [result({"protocolVersion": "2025-06-18"}, 1), result({"tools": [{"name": "add"}], "nextCursor": "1"}, 2),
+                    result({"tools": [{"name": "fuse"}]}, 3)]
+        for kind in SERVERS:
+            self.play(kind, [(f"message {i}", m, e) for i, (m, e) in enumerate(zip(page, expected))], page_size=1)
+
+    def test_a_last_page_has_no_cursor(self):
+        for kind in SERVERS:
+            server = SERVERS[kind](registry(), page_size=1)
+            self.addCleanup(server.close)
+            session = server.session()
+            session.handle(rpc("initialize", hello("2025-06-18")))
+            last = session.handle(rpc("tools/list", {"cursor": "1"}, 2))["result"]
+            with self.subTest(kind):
+                self.assertNotIn("nextCursor", last)
+
+    def test_list_changed_reaches_every_session_past_its_handshake(self):
+        for kind in SERVERS:
+            server = SERVERS[kind](registry())
+            self.addCleanup(server.close)
+            heard, new, other = [], server.session(), server.session()
+            new.sink = lambda message, related=None: heard.append(("new", message)) or True
+            other.sink = lambda message, related=None: heard.append(("other", message)) or True
+            other.handle(rpc("initialize", hello("2025-06-18")))
+            server.set_registry(ToolRegistry([tool_from_function(add, read_only=True)]))
+            with self.subTest(kind):  # `new` never did the handshake: nothing is sent to it
+                self.assertEqual(heard, [("other", {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})])
+                self.assertEqual([t["name"] for t in other.handle(rpc("tools/list", {}, 2))["result"]["tools"]],
+                                 ["add"])
+
+
+class PerRequest(unittest.TestCase):
+    """2026-07-28: no handshake, no session. Every request carries its version and the client's capabilities in
+    _meta, and is answered on its own; the core answers both eras on one endpoint."""
+
+    def setUp(self):
+        self.server = MCPCoreServer(registry())
+        self.addCleanup(self.server.close)
+        self.session = self.server.session()
+
+    def ask(self, method: str, params: dict | None = None, meta: dict | None = None, message_id=1) -> dict:
+        return self.session.handle(rpc(method, (params or {}) | {"_meta": MODERN if meta is None else meta}, message_id))
+
+    def test_discover_says_the_versions_and_capabilities(self):
+        got = self.ask("server/discover")["result"]
+        self.assertEqual(got["resultType"], "complete")
+        self.assertEqual(got["supportedVersions"][0], "2026-07-28")
+        self.assertIn("2025-11-25", got["supportedVersions"])  # a dual-era server: the handshake still works
+        self.assertIn("tools", got["capabilities"])
+        self.assertEqual(got["_meta"]["io.modelcontextprotocol/serverInfo"], {"name": "cardinal-mcp", "version": "1.0.0"})
+
+    def test_list_and_call_with_no_handshake(self):
+        listed = self.ask("tools/list")["result"]
+        self.assertEqual((listed["resultType"], [t["name"] for t in listed["tools"]]), ("complete", ["add", "fuse"]))
+        called = self.ask("tools/call", {"name": "add", "arguments": {"a": 40, "b": 2}})["result"]
+        self.assertTrue(subset({"resultType": "complete", "content": [{"type": "text", "text": "42"}],
+                                "isError": False}, called), called)
+        self.assertIsNone(self.session.version)  # nothing carried over: the next request is on its own again
+
+    def test_any_session_answers_any_request(self):
+        """What the change buys: no state, so another connection (or another instance) answers the same request."""
+        other = MCPCoreServer(registry()).session()
+        message = rpc("tools/call", {"name": "add", "arguments": {"a": 1, "b": 1}, "_meta": MODERN}, 7)
+        self.assertEqual(self.session.handle(message), other.handle(message))
+
+    def test_the_errors_of_the_per_request_fields(self):
+        cases = [  # (_meta, method, expected code, what the error's data or message must hold)
+            ({"io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": {}},
+             "tools/list", UNSUPPORTED_VERSION, {"requested": "1900-01-01"}),
+            ({"io.modelcontextprotocol/protocolVersion": "2026-07-28"}, "tools/list", INVALID_PARAMS, "clientCapabilities"),
+            (MODERN, "initialize", INVALID_REQUEST, "no initialize"),
+            (MODERN, "resources/list", METHOD_NOT_FOUND, "resources/list"),
+        ]
+        for meta, method, code, holds in cases:
+            with self.subTest(method=method, meta=meta):
+                reply = self.ask(method, {}, meta)
+                self.assertEqual(reply["error"]["code"], code, reply)
+                if isinstance(holds, dict):
+                    self.assertTrue(subset(holds, reply["error"]["data"]), reply)
+                    self.assertEqual(reply["error"]["data"]["supported"][0], "2026-07-28")
+                else:
+                    self.assertIn(holds, reply["error"]["message"])
+
+    def test_the_handshake_still_works_on_the_same_session(self):
+        self.assertEqual(self.session.handle(rpc("initialize", hello("2025-11-25")))["result"]["protocolVersion"],
+                         "2025-11-25")
+        self.assertEqual(self.ask("tools/list", message_id=2)["result"]["resultType"], "complete")
+
+    def test_the_full_server_speaks_only_the_handshake_era_for_now(self):
+        full = MCPServer(registry(), tool_timeout=None)
+        self.addCleanup(full.close)
+        reply = full.session().handle(rpc("server/discover", {"_meta": MODERN}))
+        self.assertEqual(reply["error"]["code"], METHOD_NOT_FOUND)  # its clients fall back to initialize at once
+
+
+class Lines(unittest.TestCase):
+    """serve_lines: the core over stdio, one JSON message per line each way."""
+
+    def test_a_session_over_lines(self):
+        lines = [rpc("initialize", hello("2025-06-18"), 1), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                 rpc("tools/call", {"name": "add", "arguments": {"a": 20, "b": 22}}, 2)]
+        stdin = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines) + b"\n\nnot json\n")
+        stdout = io.BytesIO()
+        interfaces.serve_lines(MCPCoreServer(registry()), stdin, stdout)
+        replies = [json.loads(line) for line in stdout.getvalue().splitlines()]
+        self.assertEqual([r.get("id") for r in replies], [1, 2, None])
+        self.assertEqual(replies[1]["result"]["content"], [{"type": "text", "text": "42"}])
+        self.assertEqual(replies[2]["error"]["code"], PARSE_ERROR)
+
+
+if __name__ == "__main__":
+    unittest.main()
