@@ -2204,6 +2204,10 @@ class MCPCoreSession:
         """End the session: no more messages."""
         self.closed = True
 
+    def needs_thread(self, text: str) -> bool:
+        """Say whether answering this message in process needs a thread of its own: never in the core."""
+        return False
+
     def handle_text(self, text: str | bytes) -> dict | list | None:
         """Answer one message given as JSON text: a response, or None for a notification."""
         limit = self.server.max_message_bytes
@@ -2405,6 +2409,353 @@ def serve_lines(server: MCPCoreServer, stdin=None, stdout=None) -> None:
         if line.strip() and (reply := session.handle_text(line.rstrip(b"\r\n"))) is not None:
             write(reply)
     server.end_session(session)
+
+
+# --- The host's side of the core: transports that move JSON text, and the client with its tool pins ---
+# A transport moves JSON text: send(text) hands one message to the server, receive(timeout) returns the next
+# message from it (a response, a notification, or a request for the host), or None when none came in time.
+
+class InProcess:
+    """A transport to a session in this process; messages still travel as JSON text.
+
+    The core's session answers inline. In full (Part II), a tools/call that may wait for the host
+    runs on a thread of its own, as over a real transport: the tool may ask the host something
+    (sampling, elicitation) and wait, or the host may cancel it meanwhile.
+    """
+
+    def __init__(self, session: "MCPCoreSession"):
+        import queue
+        self.session, self.inbox = session, queue.Queue()
+        session.sink = self._deliver
+
+    def _deliver(self, message: JSON, related: JSON = None) -> bool:
+        self.inbox.put(json.dumps(message, ensure_ascii=False))
+        return True
+
+    def _answer(self, text: str) -> None:
+        reply = self.session.handle_text(text)
+        if reply is not None:
+            self._deliver(reply)
+
+    def send(self, text: str) -> None:
+        """Hand one message to the session (on a thread of its own when the session says it may wait for us)."""
+        if self.session.needs_thread(text):
+            threading.Thread(target=self._answer, args=(text,), daemon=True, name="mcp-in-process").start()
+        else:
+            self._answer(text)
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next message from the session, or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
+
+    def close(self) -> None:
+        """End the session (its running calls are cancelled)."""
+        self.session.server.end_session(self.session)
+
+
+class Exchange:
+    """Adapt a fake server written as `exchange(text) -> the lines it answers` (tests, demos) to send/receive."""
+
+    def __init__(self, fake):
+        import collections
+        self.fake, self.inbox = fake, collections.deque()
+
+    def send(self, text: str) -> None:
+        self.inbox.extend(self.fake.exchange(text))
+
+    def receive(self, timeout: float) -> str | None:
+        return self.inbox.popleft() if self.inbox else None
+
+    def close(self) -> None:
+        self.fake.close()
+
+    def __getattr__(self, name: str):
+        return getattr(self.fake, name)
+
+
+def _next(inbox, timeout: float) -> str | None:
+    import queue
+    try:
+        item = inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait()
+    except queue.Empty:
+        return None
+    if isinstance(item, Exception):
+        raise item
+    return item
+
+
+class Stdio:
+    """A transport to a server launched as a subprocess, speaking newline-delimited JSON on its stdio."""
+
+    def __init__(self, command: list[str], env: dict | None = None, timeout: float = 10.0):
+        import queue
+        import subprocess
+        self.timeout = timeout
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env)
+        self.inbox: queue.Queue = queue.Queue()
+        self.written = threading.Lock()
+        threading.Thread(target=self._read, daemon=True, name="mcp-stdio-reader").start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            if line.strip():
+                self.inbox.put(line.decode("utf-8").strip())
+        self.inbox.put(ConnectionError("the server closed its stdout"))
+
+    def send(self, text: str) -> None:
+        """Write one line to the server's stdin."""
+        with self.written:
+            self.process.stdin.write(text.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next line the server wrote, or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
+
+    def close(self) -> None:
+        """Close stdin (the server's cue to exit) and wait for the process; kill it if it lingers."""
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=5)
+            except Exception:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
+
+class MCPCoreClient:
+    """The host's side of one MCP connection, the core: say who it is, list the tools (pinning each), call one.
+
+    Two ways to say who it is: `initialize()`, the handshake (protocol_version up to 2025-11-25), or, with
+    protocol_version="2026-07-28", nothing up front: every request carries the version and the host's
+    capabilities in its _meta (`discover()` asks what the server offers). Every message sent and received is
+    kept as JSON text (`messages`), so a demo can count them, their tokens, and what they contain. Tool
+    definitions are untrusted input: each one is pinned (a SHA-256 of its JSON) at first sight, and a later
+    list with a changed definition is reported in `alerts` and the tool is withheld instead of silently used
+    (a "rug pull").
+    """
+
+    def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
+                 timeout: float = 10.0):
+        self.transport = transport if hasattr(transport, "send") else Exchange(transport)
+        self.timeout = timeout
+        self.client_info = client_info or {"name": "lab-host", "version": "1.0.0"}
+        self.protocol_version = protocol_version
+        self.messages: list[tuple[str, str]] = []  # ("->" or "<-", JSON text)
+        self.notifications: list[dict] = []
+        self.pins: dict[str, str] = {}
+        self.alerts: list[str] = []
+        self.tools: list[dict] = []
+        self.server_info: dict = {}
+        self.server_capabilities: dict = {}
+        self._next_id = 0
+
+    def __repr__(self) -> str:
+        """Say the transport, the server and version, the tools listed, and the messages and alerts so far."""
+        server = (f"server {self.server_info.get('name', '?')} {self.server_info.get('version', '')}".rstrip()
+                  if self.server_info else "not initialized yet")
+        return (f"{type(self).__name__}(over {type(self.transport).__name__}, protocol {self.protocol_version}, "
+                f"{server}; {len(self.tools)} tools listed: "
+                f"{tool_core.name_list((t.get('name') for t in self.tools), 60)}; "
+                f"{len(self.messages)} messages, {len(self.alerts)} alert(s))")
+
+    def _repr_markdown_(self) -> str:
+        """Show the listed tools with their pins, then every alert (a changed definition is withheld)."""
+        rows = [[t.get("name"), self.pins.get(t.get("name"), "")[:12], t.get("description", "")] for t in self.tools]
+        return tool_core.markdown_block(
+            tool_core.markdown_cell(repr(self)),
+            tool_core.markdown_table(["tool", "pinned (SHA-256, first 12)", "description"], rows),
+            "alerts: " + ("<br>".join(tool_core.markdown_cell(a) for a in self.alerts) or "none"))
+
+    def capabilities(self) -> dict:
+        """Say what this host can do for a server: the core host asks nothing of its model or user for one."""
+        return {}
+
+    def _send(self, message: dict) -> None:
+        text = wire_bytes(message).decode("utf-8")
+        self.messages.append(("->", text))
+        self.transport.send(text)
+
+    def _take(self, raw: str) -> JSON:
+        """Log one incoming message; return it if it is a response, else act on it (notification, request)."""
+        self.messages.append(("<-", raw))
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            self.alerts.append(f"the server sent text that is no JSON: {show(raw, limit=80)}")
+            return None
+        if not isinstance(message, dict) or "method" not in message:
+            return message
+        if "id" in message:
+            self._answer(message)  # a request from the server; its id may equal one of ours
+        else:
+            self.notifications.append(message)
+            self._noted(message)
+        return None
+
+    def _noted(self, notification: dict) -> None:
+        """A notification came (Part II's client keeps the log messages apart)."""
+
+    def _take_pending(self) -> None:
+        """Take what arrived since the last request (a notification sent late, a GET stream's events)."""
+        while (raw := self.transport.receive(0)) is not None:
+            self._take(raw)
+
+    def _answer(self, request: dict) -> None:
+        """Answer a request the server sent: ping, and what this host declared."""
+        try:
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": self._serve(request["method"],
+                                                                                   request.get("params") or {})}
+        except RPCError as exc:
+            reply = rpc_error(request["id"], exc.code, exc.message)
+        self._send(reply)
+
+    def _serve(self, method: str, params: dict) -> dict:
+        if method == "ping":  # "the receiver MUST respond promptly"
+            return {}
+        raise RPCError(METHOD_NOT_FOUND, f"Method not found: {show(method)} (this host did not declare it)")
+
+    def _message(self, request_id: int, method: str, params: dict | None) -> dict:
+        """Write a request; per request (2026-07-28), its _meta says the version, the host and its capabilities."""
+        if self.protocol_version in MODERN_VERSIONS:
+            meta = (params or {}).get("_meta", {}) | {META + "protocolVersion": self.protocol_version,
+                                                      META + "clientInfo": self.client_info,
+                                                      META + "clientCapabilities": self.capabilities()}
+            params = (params or {}) | {"_meta": meta}
+        return {"jsonrpc": "2.0", "id": request_id, "method": method} | ({"params": params} if params is not None else {})
+
+    def request(self, method: str, params: dict | None = None) -> JSON:
+        """Send a request and return its result; a JSON-RPC error is raised as RPCError."""
+        self._next_id += 1
+        self._send(self._message(self._next_id, method, params))
+        return self._result(self._wait_for(self._next_id, method))
+
+    @staticmethod
+    def _result(reply: dict) -> JSON:
+        if "error" in reply:
+            error = reply["error"] if isinstance(reply["error"], dict) else {"message": show(reply["error"])}
+            raise RPCError(error.get("code"), error.get("message", ""), error.get("data"))
+        return reply.get("result")
+
+    def _wait_for(self, request_id: int, method: str) -> dict:
+        """Read messages until the response to this request; act on everything that comes before it."""
+        deadline = _now() + self.timeout
+        while True:
+            raw = self.transport.receive(max(0.0, deadline - _now()))
+            if raw is None:
+                raise TimeoutError(f"no response to {method} within {self.timeout:g} s")
+            message = self._take(raw)
+            if isinstance(message, dict) and message.get("id") == request_id:
+                return message
+
+    def notify(self, method: str, params: dict | None = None) -> None:
+        """Send a notification (no response comes back)."""
+        self._send({"jsonrpc": "2.0", "method": method} | ({"params": params} if params is not None else {}))
+
+    def initialize(self) -> dict:
+        """Run the handshake: initialize, then notifications/initialized; return the server's answer."""
+        result = self.request("initialize", {"protocolVersion": self.protocol_version,
+                                             "capabilities": self.capabilities(), "clientInfo": self.client_info})
+        version = result.get("protocolVersion") if isinstance(result, dict) else None
+        if version not in MCP_VERSIONS:  # the lifecycle section: a client that does not speak it should disconnect
+            self.close()
+            raise ConnectionError(f"the server chose protocol version {show(version)}, which this host does not "
+                                  f"speak ({', '.join(MCP_VERSIONS)}); disconnected")
+        self.server_info, self.protocol_version = result.get("serverInfo", {}), version
+        self.server_capabilities = result.get("capabilities", {}) if isinstance(result.get("capabilities"), dict) else {}
+        self._negotiated()
+        self.notify("notifications/initialized")
+        return result
+
+    def _negotiated(self) -> None:
+        """The version is agreed (Part II's HTTP transport sends it as a header from now on)."""
+
+    def discover(self) -> dict:
+        """Ask a server of the per-request era what it offers: its versions, capabilities and identity."""
+        result = self.request("server/discover")
+        self.server_info = result.get("_meta", {}).get(META + "serverInfo", {}) if isinstance(result, dict) else {}
+        self.server_capabilities = result.get("capabilities", {}) if isinstance(result, dict) else {}
+        return result
+
+    def _list_all(self, method: str, key: str) -> list[dict]:
+        """Fetch every page of a list method (tools/list, resources/list, ...); a server never pages us forever."""
+        items, cursor, seen = [], None, set()
+        while True:
+            result = self.request(method, {"cursor": cursor} if cursor else {})
+            items += result.get(key, []) if isinstance(result, dict) else []
+            cursor = result.get("nextCursor") if isinstance(result, dict) else None
+            if not cursor:
+                return items
+            if cursor in seen or len(seen) >= MAX_PAGES:  # a server's list is untrusted: never page forever
+                raise ValueError(f"{method} keeps paging (cursor {show(cursor)} after {len(seen) + 1} pages); giving up")
+            seen.add(cursor)
+
+    def list_tools(self) -> list[dict]:
+        """Fetch every page of tools/list; pin new definitions, withhold changed ones (see alerts)."""
+        self.tools = [t for t in self._list_all("tools/list", "tools") if self._pin(t)]
+        return self.tools
+
+    def _pin(self, tool: dict) -> bool:
+        digest = hashlib.sha256(wire_bytes(tool, sort_keys=True)).hexdigest()
+        first = self.pins.setdefault(tool["name"], digest)
+        if first != digest:
+            self.alerts.append(f"{tool['name']}: its definition changed since it was first seen "
+                               f"(pinned {first[:12]}, now {digest[:12]}); not used until someone reviews it")
+            return False
+        return True
+
+    def call_tool(self, name: str, arguments: dict) -> dict:
+        """Call a tool; return the CallToolResult (protocol errors are raised as RPCError)."""
+        return self.request("tools/call", {"name": name, "arguments": arguments})
+
+    def _heard(self, method: str, wait: float) -> bool:
+        """Say whether a notification of this method has come, waiting up to `wait` seconds for one. A server's
+        own stream (HTTP's GET stream) runs beside the replies: what it sends may land just after a reply."""
+        deadline = _now() + wait
+        while True:
+            self._take_pending()
+            if any(n.get("method") == method for n in self.notifications):
+                return True
+            raw = self.transport.receive(deadline - _now()) if deadline > _now() else None
+            if raw is None:
+                return False
+            self._take(raw)
+
+    def list_changed(self, wait: float = 0.0) -> bool:
+        """Say whether the server announced a new tool list since the last tools/list (waiting up to `wait` s)."""
+        return self._heard("notifications/tools/list_changed", wait)
+
+    def registry(self) -> ToolRegistry:
+        """Return the listed tools as a ToolRegistry whose calls go to the server (for run_agent)."""
+        registry = ToolRegistry()
+        for entry in self.tools:
+            def call(_name=entry["name"], **arguments):
+                result = self.call_tool(_name, arguments)
+                text = "".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
+                if result.get("isError"):
+                    raise ToolExecutionError(text)
+                return result.get("structuredContent", text)
+            registry.register(Tool(entry["name"], entry.get("description", ""), entry["inputSchema"], call,
+                                   read_only=declared_read_only(entry)))
+        return registry
+
+    def tokens(self) -> int:
+        """Count the tokens of every message exchanged so far."""
+        return sum(count_tokens(text) for _, text in self.messages)
+
+    def close(self) -> None:
+        """Close the transport."""
+        self.transport.close()
+
+
+def declared_read_only(entry: JSON) -> bool:
+    """Say whether a listed tool declares itself read-only: only readOnlyHint true counts. A tool with no
+    annotations (2024-11-05 has none), or hints of another type, is taken to have side effects."""
+    annotations = entry.get("annotations") if isinstance(entry, dict) else None
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2631,6 +2982,11 @@ class MCPSession(MCPCoreSession):
 
     def _reply(self, message_id: JSON, result: JSON) -> dict | None:
         return None if result is CANCELLED else super()._reply(message_id, result)  # a cancelled call: no response
+
+    def needs_thread(self, text: str) -> bool:
+        """Only a call that may talk to the host needs a thread in process (see may_talk); the rest run inline,
+        twice as fast."""
+        return '"tools/call"' in text and may_talk(self, '"progressToken"' in text)
 
     def _batch(self, messages: list) -> list | dict | None:
         if self.version != BATCH_VERSION:
@@ -3885,123 +4241,7 @@ class MCPHttpServer(LoopbackServer):
             self._end(sid)
 
 
-# --- 4e. The host side: MCPClient over any transport, with tool pins against rug pulls ---
-# A transport moves JSON text: send(text) hands one message to the server, receive(timeout) returns the next
-# message from it (a response, a notification, or a request for the host), or None when none came in time.
-
-class InProcess:
-    """A transport to an MCPSession in this process; messages still travel as JSON text.
-
-    A tools/call that may wait for the host runs on a thread of its own, as over a real
-    transport: the tool may ask the host something (sampling, elicitation) and wait, or the
-    host may cancel it meanwhile.
-    """
-
-    def __init__(self, session: MCPSession):
-        import queue
-        self.session, self.inbox = session, queue.Queue()
-        session.sink = self._deliver
-
-    def _deliver(self, message: JSON, related: JSON = None) -> bool:
-        self.inbox.put(json.dumps(message, ensure_ascii=False))
-        return True
-
-    def _answer(self, text: str) -> None:
-        reply = self.session.handle_text(text)
-        if reply is not None:
-            self._deliver(reply)
-
-    def send(self, text: str) -> None:
-        """Hand one message to the session."""
-        if '"tools/call"' in text and self._may_wait(text):
-            threading.Thread(target=self._answer, args=(text,), daemon=True, name="mcp-in-process").start()
-        else:
-            self._answer(text)
-
-    def _may_wait(self, text: str) -> bool:
-        """Only a call that may talk to the host needs a thread (see may_talk); the rest run here, twice as fast."""
-        return may_talk(self.session, '"progressToken"' in text)
-
-    def receive(self, timeout: float) -> str | None:
-        """Return the next message from the session, or None after `timeout` seconds."""
-        return _next(self.inbox, timeout)
-
-    def close(self) -> None:
-        """End the session (its running calls are cancelled)."""
-        self.session.server.end_session(self.session)
-
-
-class Exchange:
-    """Adapt a fake server written as `exchange(text) -> the lines it answers` (tests, demos) to send/receive."""
-
-    def __init__(self, fake):
-        import collections
-        self.fake, self.inbox = fake, collections.deque()
-
-    def send(self, text: str) -> None:
-        self.inbox.extend(self.fake.exchange(text))
-
-    def receive(self, timeout: float) -> str | None:
-        return self.inbox.popleft() if self.inbox else None
-
-    def close(self) -> None:
-        self.fake.close()
-
-    def __getattr__(self, name: str):
-        return getattr(self.fake, name)
-
-
-def _next(inbox, timeout: float) -> str | None:
-    import queue
-    try:
-        item = inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait()
-    except queue.Empty:
-        return None
-    if isinstance(item, Exception):
-        raise item
-    return item
-
-
-class Stdio:
-    """A transport to a server launched as a subprocess, speaking newline-delimited JSON on its stdio."""
-
-    def __init__(self, command: list[str], env: dict | None = None, timeout: float = 10.0):
-        import queue
-        import subprocess
-        self.timeout = timeout
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env)
-        self.inbox: queue.Queue = queue.Queue()
-        self.written = threading.Lock()
-        threading.Thread(target=self._read, daemon=True, name="mcp-stdio-reader").start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            if line.strip():
-                self.inbox.put(line.decode("utf-8").strip())
-        self.inbox.put(ConnectionError("the server closed its stdout"))
-
-    def send(self, text: str) -> None:
-        """Write one line to the server's stdin."""
-        with self.written:
-            self.process.stdin.write(text.encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-
-    def receive(self, timeout: float) -> str | None:
-        """Return the next line the server wrote, or None after `timeout` seconds."""
-        return _next(self.inbox, timeout)
-
-    def close(self) -> None:
-        """Close stdin (the server's cue to exit) and wait for the process; kill it if it lingers."""
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=5)
-            except Exception:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-
+# --- 4e. The host side in full: Streamable HTTP, and MCPClient with everything the server may ask ---
 
 class StreamableHTTP:
     """A transport to an MCP endpoint over Streamable HTTP, with its session and version headers.
@@ -4244,13 +4484,6 @@ def sse_lines(text: str) -> list[str]:
     return _SSE_LINE_BREAK.split(text)
 
 
-def declared_read_only(entry: JSON) -> bool:
-    """Say whether a listed tool declares itself read-only: only readOnlyHint true counts. A tool with no
-    annotations (2024-11-05 has none), or hints of another type, is taken to have side effects."""
-    annotations = entry.get("annotations") if isinstance(entry, dict) else None
-    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
-
-
 class MCPTransportError(Exception):
     """An HTTP-level refusal from an MCP endpoint (401, 403, 404, ...), with the status, body and any
     WWW-Authenticate challenge (what a host acts on: a new token, or one with more scopes)."""
@@ -4260,14 +4493,10 @@ class MCPTransportError(Exception):
         self.status, self.body, self.challenge = status, body, challenge
 
 
-class MCPClient:
-    """The host's side of one MCP connection: handshake, tools with pins, resources, prompts, the utilities,
+class MCPClient(MCPCoreClient):
+    """The host's side of one MCP connection in full: the core client, plus resources, prompts, the utilities,
     and the answers to the server's own requests.
 
-    Every message sent and received is kept as JSON text (`messages`), so a demo can count
-    them, their tokens, and what they contain. Tool definitions are untrusted input: each one is
-    pinned (a SHA-256 of its JSON) at first sight, and a later list with a changed definition is
-    reported in `alerts` and the tool is withheld instead of silently used (a "rug pull").
     The host declares exactly what it can do: `sampler(params) -> CreateMessageResult` (its
     model) makes it declare sampling, `elicitor(message, schema) -> {"action", "content"}` (its
     user) elicitation. Each such request is first shown to the user (`shown`) and passed to
@@ -4279,37 +4508,10 @@ class MCPClient:
                  sampler: typing.Callable[[dict], dict] | None = None,
                  elicitor: typing.Callable[[str, dict], dict] | None = None,
                  consent: typing.Callable[[str, dict], bool] | None = None, timeout: float = 10.0):
-        self.transport = transport if hasattr(transport, "send") else Exchange(transport)
-        self.timeout = timeout
-        self.client_info = client_info or {"name": "lab-host", "version": "1.0.0"}
-        self.protocol_version = protocol_version
+        super().__init__(transport, client_info=client_info, protocol_version=protocol_version, timeout=timeout)
         self.sampler, self.elicitor, self.consent = sampler, elicitor, consent or (lambda kind, params: True)
-        self.messages: list[tuple[str, str]] = []  # ("->" or "<-", JSON text)
-        self.notifications: list[dict] = []
         self.logs: list[dict] = []  # the params of each notifications/message
         self.shown: list[str] = []  # what the host showed its user before answering the server
-        self.pins: dict[str, str] = {}
-        self.alerts: list[str] = []
-        self.tools: list[dict] = []
-        self.server_info: dict = {}
-        self.server_capabilities: dict = {}
-        self._next_id = 0
-
-    def __repr__(self) -> str:
-        """Say the transport, the server and version, the tools listed, and the messages and alerts so far."""
-        server = (f"server {self.server_info.get('name', '?')} {self.server_info.get('version', '')}".rstrip()
-                  if self.server_info else "not initialized yet")
-        return (f"MCPClient(over {type(self.transport).__name__}, protocol {self.protocol_version}, {server}; "
-                f"{len(self.tools)} tools listed: {tool_core.name_list((t.get('name') for t in self.tools), 60)}; "
-                f"{len(self.messages)} messages, {len(self.alerts)} alert(s))")
-
-    def _repr_markdown_(self) -> str:
-        """Show the listed tools with their pins, then every alert (a changed definition is withheld)."""
-        rows = [[t.get("name"), self.pins.get(t.get("name"), "")[:12], t.get("description", "")] for t in self.tools]
-        return tool_core.markdown_block(
-            tool_core.markdown_cell(repr(self)),
-            tool_core.markdown_table(["tool", "pinned (SHA-256, first 12)", "description"], rows),
-            "alerts: " + ("<br>".join(tool_core.markdown_cell(a) for a in self.alerts) or "none"))
 
     def capabilities(self) -> dict:
         """Say what this host can do for a server, as initialize declares it: nothing it cannot do."""
@@ -4318,46 +4520,11 @@ class MCPClient:
             offered["elicitation"] = {}
         return offered
 
-    def _send(self, message: dict) -> None:
-        text = wire_bytes(message).decode("utf-8")
-        self.messages.append(("->", text))
-        self.transport.send(text)
-
-    def _take(self, raw: str) -> JSON:
-        """Log one incoming message; return it if it is a response, else act on it (notification, request)."""
-        self.messages.append(("<-", raw))
-        try:
-            message = json.loads(raw)
-        except ValueError:
-            self.alerts.append(f"the server sent text that is no JSON: {show(raw, limit=80)}")
-            return None
-        if not isinstance(message, dict) or "method" not in message:
-            return message
-        if "id" in message:
-            self._answer(message)  # a request from the server; its id may equal one of ours
-        else:
-            self.notifications.append(message)
-            if message["method"] == "notifications/message" and isinstance(message.get("params"), dict):
-                self.logs.append(message["params"])
-        return None
-
-    def _take_pending(self) -> None:
-        """Take what arrived since the last request (a GET stream's events, notifications sent late)."""
-        while (raw := self.transport.receive(0)) is not None:
-            self._take(raw)
-
-    def _answer(self, request: dict) -> None:
-        """Answer a request the server sent: ping, and what this host declared (sampling, elicitation)."""
-        try:
-            reply = {"jsonrpc": "2.0", "id": request["id"], "result": self._serve(request["method"],
-                                                                                   request.get("params") or {})}
-        except RPCError as exc:
-            reply = rpc_error(request["id"], exc.code, exc.message)
-        self._send(reply)
+    def _noted(self, notification: dict) -> None:
+        if notification["method"] == "notifications/message" and isinstance(notification.get("params"), dict):
+            self.logs.append(notification["params"])
 
     def _serve(self, method: str, params: dict) -> dict:
-        if method == "ping":  # "the receiver MUST respond promptly"
-            return {}
         if method == "sampling/createMessage" and "sampling" in self.capabilities():
             self.shown.append(sampling_screen(self.server_info.get("name", "?"), params))
             if not self.consent("sampling", params):
@@ -4375,7 +4542,7 @@ class MCPClient:
             if answer.get("action") == "accept" and (problems := check_elicited(schema, answer.get("content", {}))):
                 raise RPCError(INVALID_PARAMS, "the user's answer does not fit the schema: " + "; ".join(problems))
             return answer
-        raise RPCError(METHOD_NOT_FOUND, f"Method not found: {show(method)} (this host did not declare it)")
+        return super()._serve(method, params)
 
     def request(self, method: str, params: dict | None = None, *,
                 on_progress: typing.Callable[[dict], bool | None] | None = None) -> JSON:
@@ -4390,7 +4557,7 @@ class MCPClient:
         request_id, params = self._next_id, dict(params) if params is not None else None
         if on_progress is not None:
             params = (params or {}) | {"_meta": {"progressToken": f"progress-{request_id}"}}
-        message = {"jsonrpc": "2.0", "id": request_id, "method": method} | ({"params": params} if params is not None else {})
+        message = self._message(request_id, method, params)
         try:
             self._send(message)
         except MCPTransportError as exc:
@@ -4399,14 +4566,11 @@ class MCPClient:
             self.transport.forget_session()
             self.initialize()
             self._send(message)
-        reply = self._wait_for(request_id, method, on_progress)
-        if "error" in reply:
-            error = reply["error"] if isinstance(reply["error"], dict) else {"message": show(reply["error"])}
-            raise RPCError(error.get("code"), error.get("message", ""), error.get("data"))
-        return reply.get("result")
+        return self._result(self._wait_for(request_id, method, on_progress))
 
-    def _wait_for(self, request_id: int, method: str, on_progress) -> dict:
-        """Read messages until the response to this request; act on everything that comes before it."""
+    def _wait_for(self, request_id: int, method: str, on_progress=None) -> dict:
+        """Read messages until the response to this request; act on everything that comes before it, and pass its
+        progress to on_progress."""
         token, deadline = f"progress-{request_id}", _now() + self.timeout
         while True:
             raw = self.transport.receive(max(0.0, deadline - _now()))
@@ -4428,54 +4592,16 @@ class MCPClient:
         """Cancel a request of ours that is still running (its response, if one still comes, is ignored)."""
         self.notify("notifications/cancelled", {"requestId": request_id} | ({"reason": reason} if reason else {}))
 
-    def notify(self, method: str, params: dict | None = None) -> None:
-        """Send a notification (no response comes back)."""
-        self._send({"jsonrpc": "2.0", "method": method} | ({"params": params} if params is not None else {}))
-
     def initialize(self) -> dict:
-        """Run the handshake: initialize, then notifications/initialized; return the server's answer."""
-        result = self.request("initialize", {"protocolVersion": self.protocol_version,
-                                             "capabilities": self.capabilities(), "clientInfo": self.client_info})
-        version = result.get("protocolVersion") if isinstance(result, dict) else None
-        if version not in MCP_VERSIONS:  # the lifecycle section: a client that does not speak it should disconnect
-            self.close()
-            raise ConnectionError(f"the server chose protocol version {show(version)}, which this host does not "
-                                  f"speak ({', '.join(MCP_VERSIONS)}); disconnected")
-        self.server_info, self.protocol_version = result.get("serverInfo", {}), version
-        self.server_capabilities = result.get("capabilities", {}) if isinstance(result.get("capabilities"), dict) else {}
-        if hasattr(self.transport, "version"):
-            self.transport.version = self.protocol_version
-        self.notify("notifications/initialized")
+        """Run the handshake, then open the server's own stream if the transport has one (HTTP's GET stream)."""
+        result = super().initialize()
         if hasattr(self.transport, "listen"):
-            self.transport.listen()  # the server's own stream, if it offers one
+            self.transport.listen()
         return result
 
-    def _list_all(self, method: str, key: str) -> list[dict]:
-        """Fetch every page of a list method (tools/list, resources/list, ...); a server never pages us forever."""
-        items, cursor, seen = [], None, set()
-        while True:
-            result = self.request(method, {"cursor": cursor} if cursor else {})
-            items += result.get(key, []) if isinstance(result, dict) else []
-            cursor = result.get("nextCursor") if isinstance(result, dict) else None
-            if not cursor:
-                return items
-            if cursor in seen or len(seen) >= MAX_PAGES:  # a server's list is untrusted: never page forever
-                raise ValueError(f"{method} keeps paging (cursor {show(cursor)} after {len(seen) + 1} pages); giving up")
-            seen.add(cursor)
-
-    def list_tools(self) -> list[dict]:
-        """Fetch every page of tools/list; pin new definitions, withhold changed ones (see alerts)."""
-        self.tools = [t for t in self._list_all("tools/list", "tools") if self._pin(t)]
-        return self.tools
-
-    def _pin(self, tool: dict) -> bool:
-        digest = hashlib.sha256(wire_bytes(tool, sort_keys=True)).hexdigest()
-        first = self.pins.setdefault(tool["name"], digest)
-        if first != digest:
-            self.alerts.append(f"{tool['name']}: its definition changed since it was first seen "
-                               f"(pinned {first[:12]}, now {digest[:12]}); not used until someone reviews it")
-            return False
-        return True
+    def _negotiated(self) -> None:
+        if hasattr(self.transport, "version"):
+            self.transport.version = self.protocol_version
 
     def call_tool(self, name: str, arguments: dict, on_progress: typing.Callable[[dict], bool | None] | None = None) -> dict:
         """Call a tool; return the CallToolResult (protocol errors are raised as RPCError). structuredContent
@@ -4528,19 +4654,6 @@ class MCPClient:
         """Ask for log messages at this level and above (LOG_LEVELS)."""
         self.request("logging/setLevel", {"level": level})
 
-    def _heard(self, method: str, wait: float) -> bool:
-        """Say whether a notification of this method has come, waiting up to `wait` seconds for one. A server's
-        own stream (HTTP's GET stream) runs beside the replies: what it sends may land just after a reply."""
-        deadline = _now() + wait
-        while True:
-            self._take_pending()
-            if any(n.get("method") == method for n in self.notifications):
-                return True
-            raw = self.transport.receive(deadline - _now()) if deadline > _now() else None
-            if raw is None:
-                return False
-            self._take(raw)
-
     def updated(self, wait: float = 0.0) -> list[str]:
         """Return the URIs the server said changed (notifications/resources/updated) since the last call."""
         self._heard("notifications/resources/updated", wait)
@@ -4548,32 +4661,6 @@ class MCPClient:
                 if n.get("method") == "notifications/resources/updated" and isinstance(n.get("params"), dict)]
         self.notifications = [n for n in self.notifications if n.get("method") != "notifications/resources/updated"]
         return uris
-
-    def list_changed(self, wait: float = 0.0) -> bool:
-        """Say whether the server announced a new tool list since the last tools/list (waiting up to `wait` s)."""
-        return self._heard("notifications/tools/list_changed", wait)
-
-    def registry(self) -> ToolRegistry:
-        """Return the listed tools as a ToolRegistry whose calls go to the server (for run_agent)."""
-        registry = ToolRegistry()
-        for entry in self.tools:
-            def call(_name=entry["name"], **arguments):
-                result = self.call_tool(_name, arguments)
-                text = "".join(b.get("text", "") for b in result.get("content", []) if b.get("type") == "text")
-                if result.get("isError"):
-                    raise ToolExecutionError(text)
-                return result.get("structuredContent", text)
-            registry.register(Tool(entry["name"], entry.get("description", ""), entry["inputSchema"], call,
-                                   read_only=declared_read_only(entry)))
-        return registry
-
-    def tokens(self) -> int:
-        """Count the tokens of every message exchanged so far."""
-        return sum(count_tokens(text) for _, text in self.messages)
-
-    def close(self) -> None:
-        """Close the transport."""
-        self.transport.close()
 
 
 def sampling_screen(server: str, params: dict) -> str:
