@@ -279,6 +279,35 @@ class CoreClient(unittest.TestCase):
         self.assertTrue(client.alerts[0].startswith("add: its definition changed"), client.alerts[0])
 
 
+class ServerIn20Lines(unittest.TestCase):
+    """scripts/mcp_server_in_20_lines.py, the slides' server, launched as a host launches it, used by the lab's core
+    client over stdio in both eras; it imports no name of part II."""
+
+    SCRIPT = ROOT / "scripts" / "mcp_server_in_20_lines.py"
+
+    def test_it_is_short_and_uses_only_the_core(self):
+        lines = self.SCRIPT.read_text(encoding="utf-8").splitlines()
+        self.assertLessEqual(len(lines), 30)
+        imported = [line for line in lines if line.startswith("from interfaces import")]
+        self.assertEqual(imported, ["from interfaces import MCPCoreServer, PaperStore, serve_lines  # noqa: E402"])
+
+    def test_the_lab_client_lists_and_calls_its_tool_over_stdio(self):
+        for version in ("2025-06-18", "2026-07-28"):
+            with self.subTest(version=version):
+                client = interfaces.MCPCoreClient(interfaces.Stdio([sys.executable, str(self.SCRIPT)]),
+                                                  protocol_version=version)
+                self.addCleanup(client.close)
+                if version == "2026-07-28":
+                    self.assertEqual(client.discover()["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "papers")
+                else:
+                    self.assertEqual(client.initialize()["serverInfo"], {"name": "papers", "version": "1.0.0"})
+                (tool,) = client.list_tools()
+                self.assertEqual((tool["name"], tool["inputSchema"]["required"]), ("search_papers", ["query"]))
+                result = client.call_tool("search_papers", {"query": "constrained decoding", "max_results": 2})
+                self.assertFalse(result["isError"])
+                self.assertTrue(result["content"][0]["text"].startswith("2 of "), result)
+
+
 class Lines(unittest.TestCase):
     """serve_lines: the core over stdio, one JSON message per line each way."""
 
