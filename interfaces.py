@@ -4701,11 +4701,18 @@ def cardinal_mcp_server(backend_url: str, backend_token: str, spec: dict | None 
     closures: no schema, no tools/list entry and no result carries it.
     """
     spec = spec if spec is not None else fetch_openapi(backend_url)
-    registry = ToolRegistry(openapi_to_tools(spec, backend_url, credentials={"ApiKeyAuth": backend_token}))
+    registry = cardinal_tools(backend_url, backend_token, spec)
     resources, templates, prompts = cardinal_primitives(registry, spec)
-    instructions = "Cardinal company directory: people, teams, and stored digests."
-    return MCPServer(registry, resources=resources, templates=templates, prompts=prompts, instructions=instructions,
-                     **options)
+    return MCPServer(registry, resources=resources, templates=templates, prompts=prompts,
+                     instructions=CARDINAL_INSTRUCTIONS, **options)
+
+
+CARDINAL_INSTRUCTIONS = "Cardinal company directory: people, teams, and stored digests."
+
+
+def cardinal_tools(backend_url: str, backend_token: str, spec: dict) -> ToolRegistry:
+    """The Cardinal tools generated from the API's OpenAPI document, the backend token inside their closures."""
+    return ToolRegistry(openapi_to_tools(spec, backend_url, credentials={"ApiKeyAuth": backend_token}))
 
 
 def cardinal_primitives(registry: ToolRegistry, spec: dict) -> tuple[list, list, list]:
@@ -4904,8 +4911,9 @@ def demo_mcp() -> str:
     out = []
     with CardinalServer() as backend:
         api = backend.api
-        server = cardinal_mcp_server(backend.url, api.token, spec=fetch_openapi(backend.url))
-        host = MCPClient(InProcess(server.session()), protocol_version="2025-06-18")
+        server = MCPCoreServer(cardinal_tools(backend.url, api.token, fetch_openapi(backend.url)),
+                               instructions=CARDINAL_INSTRUCTIONS)  # MCP's core (part I) is all this demo needs
+        host = MCPCoreClient(InProcess(server.session()), protocol_version="2025-06-18")
         hello = host.initialize()
         out += ["Handshake: initialize -> notifications/initialized",
                 f"  the host asked for 2025-06-18; the server answered protocolVersion {hello['protocolVersion']}, "
@@ -4924,7 +4932,7 @@ def demo_mcp() -> str:
                 f"  a function-calling host sends it as {len(registry)} OpenAI function entries: {count_tokens(native)} tokens", ""]
         rows = []
         for version in ("2025-06-18", "2025-11-25"):
-            client = MCPClient(InProcess(server.session()), protocol_version=version)
+            client = MCPCoreClient(InProcess(server.session()), protocol_version=version)
             client.initialize()
             try:
                 result = client.call_tool("list_people", {"team": "firmware", "limit": "two"})
@@ -4940,15 +4948,42 @@ def demo_mcp() -> str:
         out += ["The two kinds of error (the second row: the same wrong call under the newer revision):",
                 format_table(["negotiated", "call", "what comes back", "message"], rows, [10, 24, 22, 62]), ""]
         api.add_health_route()
-        server.set_registry(ToolRegistry(openapi_to_tools(api.spec, backend.url, credentials={"ApiKeyAuth": api.token})))
+        server.set_registry(cardinal_tools(backend.url, api.token, api.spec))
         host.request("ping")
         announced = host.list_changed()
         relisted = host.list_tools()
         out += ["The backend gains GET /health; the server regenerates its tools from the new document.",
                 f"  the unchanged host receives notifications/tools/list_changed: {announced}; tools/list now returns "
-                f"{len(relisted)}: {', '.join(t['name'] for t in relisted)}"]
+                f"{len(relisted)}: {', '.join(t['name'] for t in relisted)}", ""]
+        out += ["The same list and call in the two ways a client says who it is (2026-07-28 dropped the handshake):",
+                format_table(["revision", "messages sent", "what the server keeps", "who may answer the call"],
+                             both_eras(server, ("list_teams", {})), [10, 34, 33, 43])]
         server.close()
     return "\n".join(out)
+
+
+def both_eras(server: MCPCoreServer, call: tuple[str, dict]) -> list[list[str]]:
+    """List the tools and make one call as a 2025-06-18 client (the handshake, a session) and as a 2026-07-28 one
+    (each request on its own); send that last request to a second instance of the server too."""
+    rows = []
+    for version in ("2025-06-18", "2026-07-28"):
+        client = MCPCoreClient(InProcess(server.session()), protocol_version=version)
+        if version in MCP_VERSIONS:
+            client.initialize()
+        client.list_tools()
+        answer = client.call_tool(*call)
+        sent = [json.loads(text) for way, text in client.messages if way == "->"]
+        methods = ", ".join(m["method"] for m in sent)
+        if version in MCP_VERSIONS:
+            rows.append([version, f"{len(sent)}: {methods}", "a session (version, capabilities)",
+                         "this instance, which holds the session"])
+        else:
+            twin = MCPCoreServer(server.registry, info=server.info).session()  # another instance, never seen the client
+            same = twin.handle(sent[-1])["result"]["content"] == answer["content"]
+            rows.append([version, f"{len(sent)}: {methods}, each with its _meta", "nothing",
+                         f"any instance: a second answered alike: {same}"])
+        client.close()
+    return rows
 
 
 @tool_core.preformatted

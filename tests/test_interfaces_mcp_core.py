@@ -308,6 +308,48 @@ class ServerIn20Lines(unittest.TestCase):
                 self.assertTrue(result["content"][0]["text"].startswith("2 of "), result)
 
 
+def part_two_functions(run) -> set[str]:
+    """Run run() and name every function of MCP part II (interfaces.py from its "4+." banner to the "4f." one) that
+    was called, in any thread."""
+    import threading
+    source = Path(interfaces.__file__).read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(source, 1) if line.startswith("# --- 4+. MCP, part II"))
+    last = next(i for i, line in enumerate(source, 1) if line.startswith("# --- 4f."))
+    called = set()
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_filename == interfaces.__file__ and first <= code.co_firstlineno < last:
+            called.add(f"{code.co_name} (line {code.co_firstlineno})")
+    threading.setprofile(profile)
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)
+    return called
+
+
+class OnlyTheCore(unittest.TestCase):
+    """Script 04's MCP demo (demo 3) teaches MCP from part I alone: it runs no function of part II."""
+
+    def test_demo_3_runs_no_part_two_function(self):
+        self.assertEqual(part_two_functions(interfaces.demo_mcp), set())
+
+    def test_the_check_sees_part_two_when_it_runs(self):
+        server = MCPServer(registry(), tool_timeout=None)
+        self.addCleanup(server.close)
+        self.assertTrue(any(name.startswith("scopes_for ") for name in part_two_functions(server.session)))
+
+    def test_both_eras_side_by_side(self):
+        rows = interfaces.both_eras(MCPCoreServer(registry()), ("add", {"a": 1, "b": 2}))
+        self.assertEqual([row[0] for row in rows], ["2025-06-18", "2026-07-28"])
+        self.assertTrue(rows[0][1].startswith("4: initialize, notifications/initialized, tools/list, tools/call"))
+        self.assertTrue(rows[1][1].startswith("2: tools/list, tools/call"))
+        self.assertTrue(rows[1][3].endswith("answered alike: True"))
+
+
 class Lines(unittest.TestCase):
     """serve_lines: the core over stdio, one JSON message per line each way."""
 
