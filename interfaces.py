@@ -2045,6 +2045,8 @@ def demo_coupling() -> str:
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError: data lists the versions we speak
+UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
+READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
 MODERN_VERSIONS = ("2026-07-28",)  # the revisions without a handshake: every request says who it is
 META = "io.modelcontextprotocol/"  # the prefix of the per-request fields in params._meta (and serverInfo in results)
 MAX_MESSAGE_BYTES = 1_000_000
@@ -2092,19 +2094,24 @@ def core_method(name: str, capability: str | None = None, since: str = "2024-11-
 class MCPCoreServer:
     """Serve a ToolRegistry over MCP's core: tools/list and tools/call, announced changes, both eras.
 
-    Each connection is a session (`session()`); a transport only moves its messages (in process, or
-    newline-delimited over stdio: `serve_lines`). `set_registry` serves a new tool set and sends
+    Each connection is a session (`session(token)`); a transport only moves its messages (in process,
+    or newline-delimited over stdio: `serve_lines`). `set_registry` serves a new tool set and sends
     notifications/tools/list_changed to every client that did the handshake (a per-request client has
     no session to tell: it lists again when it likes).
+    Inbound auth, the idea: `tokens` maps each token to its scopes; read-only tools need tools:read,
+    the others tools:write; a tool a session may not call is neither listed nor called (FORBIDDEN),
+    and a refused token cannot initialize. tokens=None: no inbound auth (stdio, where the host
+    launched us). How a token travels (an HTTP header, its challenges) is part II's.
     """
 
     methods = CORE_METHODS
     modern_versions = MODERN_VERSIONS  # Part II's MCPServer speaks only the handshake era, until it serves all of 2026
 
     def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
-                 page_size: int = 100, max_message_bytes: int = MAX_MESSAGE_BYTES):
+                 tokens: dict[str, set[str]] | None = None, page_size: int = 100,
+                 max_message_bytes: int = MAX_MESSAGE_BYTES):
         self.registry, self.info, self.instructions = registry, info or dict(SERVER_INFO), instructions
-        self.page_size, self.max_message_bytes = page_size, max_message_bytes
+        self.tokens, self.page_size, self.max_message_bytes = tokens, page_size, max_message_bytes
         self.sessions: list[MCPCoreSession] = []
         self.lock = threading.Lock()
 
@@ -2117,8 +2124,18 @@ class MCPCoreServer:
         return capability in self.capabilities(LATEST_VERSION)
 
     def session(self, token: str | None = None) -> "MCPCoreSession":
-        """Open a connection (the core has no inbound auth: see Part II for tokens)."""
-        return self._opened(MCPCoreSession(self, None))
+        """Open a connection for a client presenting this token (a refused one cannot initialize)."""
+        return self._opened(MCPCoreSession(self, self.scopes_for(token)))
+
+    def scopes_for(self, token: str | None) -> set[str] | None:
+        """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
+        if self.tokens is None:
+            return {READ_SCOPE, WRITE_SCOPE}
+        found = None
+        for known, scopes in self.tokens.items():  # compare with every token, in constant time each
+            if hmac.compare_digest((token or "").encode(), known.encode()):
+                found = set(scopes)
+        return found
 
     def _opened(self, session: "MCPCoreSession") -> "MCPCoreSession":
         with self.lock:
@@ -2146,13 +2163,17 @@ class MCPCoreServer:
             if session.version is not None and (to is None or to(session)):
                 session.notify(method, params)
 
-    def visible(self, scopes: set[str] | None) -> list[Tool]:
-        """Return the tools a session may see and call (the core: all of them)."""
-        return list(self.registry)
+    def visible(self, scopes: set[str]) -> list[Tool]:
+        """Return the tools these scopes may see and call, in registry order."""
+        return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
 
-    def refuse(self, tool: Tool, scopes: set[str] | None) -> RPCError | None:
-        """Return the error for a call this session may not make (the core has no inbound auth: none)."""
-        return None
+    def refuse(self, tool: Tool, scopes: set[str]) -> RPCError | None:
+        """Return the error for a tool these scopes may not call, naming the scope to ask for (HTTP's 403)."""
+        if tool in self.visible(scopes):
+            return None
+        needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
+        return RPCError(FORBIDDEN, f"Forbidden: {tool.name} needs the scope {needed}; this token has {sorted(scopes)}",
+                        {"scope": needed})
 
     def close(self) -> None:
         """End every session."""
@@ -2322,6 +2343,8 @@ def _ping(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
 
 @core_method("initialize")
 def _initialize(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
+    if session.scopes is None:  # the token was refused
+        raise RPCError(UNAUTHORIZED, "Unauthorized: present a valid bearer token (Authorization: Bearer ...)")
     if session.version is not None:
         raise RPCError(INVALID_REQUEST, "Invalid request: this session is already initialized")
     asked = params.get("protocolVersion")
@@ -2763,8 +2786,6 @@ def declared_read_only(entry: JSON) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 BATCH_VERSION = "2025-03-26"  # the one revision that requires receiving JSON-RPC batches
-UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
-READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
 MCP_METHODS: dict[str, MCPMethod] = dict(CORE_METHODS)  # the core's methods, then every section below adds its own
 
 
@@ -2805,10 +2826,10 @@ class MCPServer(MCPCoreServer):
                  info: dict | None = None, instructions: str | None = None,
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
                  session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
-        super().__init__(registry, info=info, instructions=instructions, page_size=page_size,
+        super().__init__(registry, info=info, instructions=instructions, tokens=tokens, page_size=page_size,
                          max_message_bytes=max_message_bytes)
         self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
-        self.tokens, self.tool_timeout, self.session_workers = tokens, tool_timeout, session_workers
+        self.tool_timeout, self.session_workers = tool_timeout, session_workers
 
     def capabilities(self, version: str) -> dict:
         """Say what this server offers, as initialize answers it in this revision."""
@@ -2824,28 +2845,6 @@ class MCPServer(MCPCoreServer):
     def session(self, token: str | None = None) -> "MCPSession":
         """Open a connection for a client presenting this bearer token (checked at initialize)."""
         return self._opened(MCPSession(self, self.scopes_for(token)))
-
-    def scopes_for(self, token: str | None) -> set[str] | None:
-        """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
-        if self.tokens is None:
-            return {READ_SCOPE, WRITE_SCOPE}
-        found = None
-        for known, scopes in self.tokens.items():  # compare with every token, in constant time each
-            if hmac.compare_digest((token or "").encode(), known.encode()):
-                found = set(scopes)
-        return found
-
-    def visible(self, scopes: set[str]) -> list[Tool]:
-        """Return the tools these scopes may see and call, in registry order."""
-        return [t for t in self.registry if (READ_SCOPE if t.read_only else WRITE_SCOPE) in scopes]
-
-    def refuse(self, tool: Tool, scopes: set[str]) -> RPCError | None:
-        """Return 403's JSON-RPC error for a tool these scopes may not call, naming the scope to ask for."""
-        if tool in self.visible(scopes):
-            return None
-        needed = READ_SCOPE if tool.read_only else WRITE_SCOPE
-        return RPCError(FORBIDDEN, f"Forbidden: {tool.name} needs the scope {needed}; this token has {sorted(scopes)}",
-                        {"scope": needed})
 
     def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None,
             call: "MCPCall | None" = None) -> ToolResult:
@@ -3014,13 +3013,6 @@ class MCPSession(MCPCoreSession):
             if call is not None:
                 call.cancel(params.get("reason"))
         # roots/list_changed and the rest need no action here
-
-
-@mcp_method("initialize")
-def _initialize_with_token(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    if session.scopes is None:  # the bearer token was refused (over stdio, the host launched us: no token)
-        raise RPCError(UNAUTHORIZED, "Unauthorized: present a valid bearer token (Authorization: Bearer ...)")
-    return _initialize(session, params, request_id)
 
 
 @mcp_method("tools/call", "tools")
@@ -5843,7 +5835,7 @@ def add_tool(ws: Workspace, version: str) -> Tool:
     return Tool("add", ADD_DESCRIPTIONS[version], params, add, read_only=True)  # read-only: the server's own claim
 
 
-def trust_servers(ws: Workspace, calc: str = "clean", store: PaperStore | None = None) -> dict[str, MCPServer]:
+def trust_servers(ws: Workspace, calc: str = "clean", store: PaperStore | None = None) -> dict[str, MCPCoreServer]:
     """Build the host's four MCP servers: papers (untrusted content), files (private data), mail (a way out), calc."""
     store = store or PaperStore(NAMED_PAPERS)
 
@@ -5865,21 +5857,8 @@ def trust_servers(ws: Workspace, calc: str = "clean", store: PaperStore | None =
                       _schema(["to", "subject", "body"], to=text("the recipient's address"), subject=text("the subject"),
                               body=text("the message"), bcc=text("hidden recipients, if any")), send_email)],
         "calc": [add_tool(ws, calc)]}
-    return {name: InlineMCPServer(VerbatimRegistry(t), info={"name": name, "version": "1.0.0"}, tokens=SCOPED_TOKENS)
-            for name, t in tools.items()}
-
-
-class InlineMCPServer(MCPServer):
-    """An MCPServer that runs each call in the caller's thread, for in-process tools that cannot hang.
-
-    MCPServer.run starts a worker thread per server to enforce tool_timeout; forty short runs of
-    four servers would spend most of their time starting threads.
-    """
-
-    def run(self, tool: Tool, arguments: dict, session: MCPSession | None = None,
-            call: MCPCall | None = None) -> ToolResult:
-        """Run one call through the registry, here and now."""
-        return _in_call(call, self.registry.call, tool.name, arguments)
+    return {name: MCPCoreServer(VerbatimRegistry(t), info={"name": name, "version": "1.0.0"}, tokens=SCOPED_TOKENS)
+            for name, t in tools.items()}  # MCP's core (part I): calls run inline, tokens carry scopes
 
 
 DEFENCES = {  # switch -> what the host does
@@ -5900,7 +5879,7 @@ class Host:
     prompts); `warnings`, `refused` and `declined` what the defences did.
     """
 
-    def __init__(self, servers: dict[str, MCPServer], defences: typing.Iterable[str] = (), *,
+    def __init__(self, servers: dict[str, MCPCoreServer], defences: typing.Iterable[str] = (), *,
                  needs: dict[str, str] | None = None, request: str = ""):
         self.defences = set(defences)
         if self.defences - set(DEFENCES):
@@ -5918,8 +5897,9 @@ class Host:
         """Pick the server's token: full access, or under least privilege the scope this task needs."""
         return least_privilege_token(self.needs, server) if "least" in self.defences else "token-all"
 
-    def _connect(self, name: str, server: MCPServer) -> MCPClient:
-        client = MCPClient(InProcess(server.session(self.token(name))), client_info={"name": "trust-host", "version": "1"})
+    def _connect(self, name: str, server: MCPCoreServer) -> MCPCoreClient:
+        client = MCPCoreClient(InProcess(server.session(self.token(name))),
+                               client_info={"name": "trust-host", "version": "1"})
         client.initialize()
         client.list_tools()
         return client
@@ -5953,7 +5933,7 @@ class Host:
                     registry.register(tool)
         return registry
 
-    def _tool(self, server: str, client: MCPClient, entry: dict) -> Tool | None:
+    def _tool(self, server: str, client: MCPCoreClient, entry: dict) -> Tool | None:
         """Wrap one listed tool: its exposed name, its description as the model will read it, the call path."""
         name = namespaced(server, entry["name"]) if "namespace" in self.defences else entry["name"]
         description = entry.get("description", "")
@@ -5966,7 +5946,7 @@ class Host:
         return Tool(name, description, entry["inputSchema"],
                     functools.partial(self._call, server, client, entry["name"], read_only), read_only=read_only)
 
-    def _call(self, server: str, client: MCPClient, tool: str, read_only: bool, **arguments: JSON) -> str | IsError:
+    def _call(self, server: str, client: MCPCoreClient, tool: str, read_only: bool, **arguments: JSON) -> str | IsError:
         """Call a tool on its server, asking the user first if it has side effects; mark the result if asked."""
         if "confirm" in self.defences and not read_only:
             prompt = confirmation_prompt(f"{server}.{tool}", arguments)
@@ -7613,8 +7593,8 @@ def four_ways(root: str) -> dict:
         shell = SimulatedShell({"PAPERS_KEY": PAPERS_KEY, "PAPERS_URL": papers.url}, root)
         write_skill(root)
         tool = keyed_search_tool(papers.url, PAPERS_KEY)
-        mcp = MCPServer(ToolRegistry([tool]))
-        host = MCPClient(InProcess(mcp.session()))
+        mcp = MCPCoreServer(ToolRegistry([tool]))
+        host = MCPCoreClient(InProcess(mcp.session()))
         host.initialize()
         host.list_tools()
         used = {way: way_context(way, shell, t) for way, t in

@@ -332,15 +332,18 @@ def part_two_functions(run) -> set[str]:
 
 
 class OnlyTheCore(unittest.TestCase):
-    """Script 04's MCP demo (demo 3) teaches MCP from part I alone: it runs no function of part II."""
+    """The demos that use MCP without its other primitives teach it from part I alone: script 04's demo 3, script
+    09's host of four servers (trust table, shadowing, the lethal trifecta), script 11's four ways."""
 
-    def test_demo_3_runs_no_part_two_function(self):
-        self.assertEqual(part_two_functions(interfaces.demo_mcp), set())
+    def test_these_demos_run_no_part_two_function(self):
+        for demo in ("demo_mcp", "demo_trust_table", "demo_shadowing", "demo_trifecta", "demo_four_ways"):
+            with self.subTest(demo):
+                self.assertEqual(part_two_functions(getattr(interfaces, demo)), set())
 
     def test_the_check_sees_part_two_when_it_runs(self):
         server = MCPServer(registry(), tool_timeout=None)
         self.addCleanup(server.close)
-        self.assertTrue(any(name.startswith("scopes_for ") for name in part_two_functions(server.session)))
+        self.assertTrue(any(name.startswith("session ") for name in part_two_functions(server.session)))
 
     def test_both_eras_side_by_side(self):
         rows = interfaces.both_eras(MCPCoreServer(registry()), ("add", {"a": 1, "b": 2}))
