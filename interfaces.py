@@ -19,19 +19,23 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      3b holds the demos of scripts/10 (demos 1, 2 and 4): one round trip as the exact JSON of each
      API, the same exchange in Qwen3's template with each part's tokens, tool_choice written and
      obeyed, and the coupling rule checked in three cases.
-  4. MCP for real                                           scripts/04 demos 3, 4 and 5
-     MCPServer serves any ToolRegistry (JSON-RPC 2.0, the initialize handshake, tools/list with
-     pagination, tools/call, list_changed); each method is a small function registered with
-     mcp_method. 4a: resources (lists, reads, URI templates, subscriptions) and prompts. 4b: the
+  4. MCP, part I: the core, then part II: MCP in full          scripts/04 demos 3, 4 and 5
+     Part I (4): what the lecture teaches, read in one sitting. MCPCoreServer serves any ToolRegistry:
+     JSON-RPC 2.0 and its two kinds of error, a method table (core_method), tools/list with pagination,
+     tools/call answered inline, list_changed, tokens with scopes; a client says who it is by the
+     initialize handshake (to 2025-11-25) or, in 2026-07-28, in each request's _meta (server/discover,
+     no session). In process, or over stdio with serve_lines; MCPCoreClient, the host side, pins every
+     tool definition and reports a changed one (a rug pull). Part II (4+) extends those classes
+     (MCPServer, MCPSession, MCPClient; methods registered with mcp_method): sessions with workers of
+     their own, batches. 4a: resources (lists, reads, URI templates, subscriptions) and prompts. 4b: the
      utilities (logging, progress, cancellation, completion) and what a result may hold (content
      blocks, outputSchema). 4c: the server asking the client (sampling, elicitation). 4d: stdio
      (`python3 interfaces.py serve`, which Claude Desktop, Claude Code or the official SDK client
      can launch) and Streamable HTTP on 127.0.0.1 (MCPHttpServer: sessions, version header, Origin
-     and Host checks, a call's event stream, the GET stream, resumption); bearer tokens with
-     scopes. 4e: MCPClient, the host side, which pins every tool definition, reports a changed one
-     (a rug pull), and answers sampling and elicitation after its user saw them. 4f: outbound
-     auth (the backend key lives inside the generated tools, never in a message, never goes to
-     another origin) and the Cardinal resources and prompt. 4g holds the demos of scripts/04.
+     and Host checks, a call's event stream, the GET stream, resumption); bearer tokens in HTTP
+     headers. 4e: MCPClient, which answers sampling and elicitation after its user saw them. 4f:
+     outbound auth (the backend key lives inside the generated tools, never in a message, never goes
+     to another origin) and the Cardinal resources and prompt. 4g holds the demos of scripts/04.
   5. Designing tools, and trusting what enters the context  scripts/09 demos 1-8
      5a: an offline arXiv (PaperStore: 393 records, a raw 42-field feed and a concise listing)
      with the slide's two search definitions; 5b: a seeded GuessingCaller that calls each one;
@@ -41,7 +45,7 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      mark_as_data, confirmation_prompt. 5e: a Host on four in-process MCP servers (papers, files,
      mail, calc) with a deliberately gullible model, four attacks (prompt injection, tool
      poisoning, shadowing, a rug pull) and one reworded to evade the scanner, and seven
-     switchable defences: 5d's five, least-privilege tokens and MCPClient's pins. 5f holds the
+     switchable defences: 5d's five, least-privilege tokens and the client's pins. 5f holds the
      demos of scripts/09, next to what they show.
   5g. Code as a tool: a sandbox for model-written programs  scripts/11 demo 1
      run_program, a small interpreter for a safe subset of Python walking the ast (never eval or

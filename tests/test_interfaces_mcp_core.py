@@ -353,6 +353,45 @@ class OnlyTheCore(unittest.TestCase):
         self.assertTrue(rows[1][3].endswith("answered alike: True"))
 
 
+def lines_read(run) -> int:
+    """Count the lines of interfaces.py a student reads to follow run(): every line of each function it calls."""
+    import ast
+    source = Path(interfaces.__file__).read_text(encoding="utf-8")
+    spans = {node.lineno: ((node.decorator_list[0].lineno if node.decorator_list else node.lineno), node.end_lineno)
+             for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    called = set()
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == interfaces.__file__:
+            called.add(frame.f_code.co_firstlineno)
+    sys.setprofile(profile)  # this thread only: the core's in-process exchange runs no other
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return len({line for first in called if first in spans for line in range(spans[first][0], spans[first][1] + 1)})
+
+
+class OneSitting(unittest.TestCase):
+    """The lecture's exchange (say who you are, list, call) in process reads at most 350 lines of interfaces.py,
+    both ways a client says who it is (issue 32's bound; MCP in full read 444 before part I existed)."""
+
+    def exchange(self, version: str) -> None:
+        server = MCPCoreServer(registry())
+        client = interfaces.MCPCoreClient(interfaces.InProcess(server.session()), protocol_version=version)
+        if version != "2026-07-28":
+            client.initialize()
+        client.list_tools()
+        client.call_tool("add", {"a": 1, "b": 2})
+        client.close()
+
+    def test_each_way_reads_at_most_350_lines(self):
+        for version in ("2025-06-18", "2026-07-28"):
+            with self.subTest(version):
+                self.exchange(version)  # once first: the lazy imports of the first run are not the protocol
+                self.assertLessEqual(lines_read(lambda: self.exchange(version)), 350)
+
+
 class Lines(unittest.TestCase):
     """serve_lines: the core over stdio, one JSON message per line each way."""
 
