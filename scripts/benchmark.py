@@ -13,8 +13,9 @@
    (a trivial tool, so the figure is the protocol's cost, not the tool's); then the load check:
    50 clients at once x 200 tools/call each over Streamable HTTP (every call answered once,
    none lost), and 32 x 100 for the latency with 32 calls in flight. With --sdk-python PATH (a Python with the
-   official mcp package), the same add tool served over stdio by this lab (its default tool_timeout, and None)
-   and by the official SDK, driven by one raw stdlib client, interleaved: sequential calls/s, and calls/s and p99
+   official mcp package), the same add tool served over stdio by this lab (its core; in full, its default
+   tool_timeout and None) and by the official SDK, driven by one raw stdlib client, interleaved: sequential calls/s,
+   and calls/s and p99
    with 32 calls in flight, as ratios lab / SDK (issue 32 wants at least 5x sequentially); --only-sdk runs only
    this. Without --sdk-python a line says how to make that Python.
 7. tool_catalog: BM25 indexing and top-10 latency at 150 / 1,600 / 16,000 tools.
@@ -34,7 +35,8 @@ time them on TOOL_SCHEMAS below.
 The README's Performance table is this script's output: `--markdown` prints the report to stderr and the table's
 Markdown (PERFORMANCE_ROWS filled with this run's figures) to stdout, to paste over the old one.
 
-Not a numbered demo, so run_all.py skips it. Takes 30-40 s on an idle 2-core machine, more on a busy one.
+Not a numbered demo, so run_all.py skips it. Takes 30-40 s on an idle 2-core machine, more on a busy one; the
+comparison with the official SDK adds about 30 s (3 rounds; 50 s with --repeat 5), more with mcp 1.x.
 Usage: python3 scripts/benchmark.py [--repeat N] [--markdown] [--sdk-python PATH] | --sdk-python PATH --only-sdk
        | --same-bytes RUNS | --suite-under-load RUNS [--python P]
 """
@@ -486,7 +488,7 @@ def http_load(clients: int, calls: int) -> list:
 SDK_VENV = "python3 -m venv /tmp/sdk-venv && /tmp/sdk-venv/bin/pip install mcp"
 SDK_SKIPPED = "MCP against the official Python SDK server: skipped"
 _LAB_STDIO_SERVER = _ADDER_SERVER + """
-interfaces.serve_stdio(interfaces.MCPServer(registry{options}))
+{serve}
 """
 _SDK_SERVER = '''
 try:
@@ -586,7 +588,8 @@ def raw_in_flight(client: RawStdio, n: int, window: int = 32) -> tuple[float, fl
 
 def sdk_comparison(sdk_python: str, rounds: int = 3, sequential: int = 2000, in_flight: int = 3200,
                    window: int = 32) -> tuple[list[list], dict]:
-    """Time the lab's stdio server (its default tool_timeout, and None) and the official SDK's, interleaved, `rounds`
+    """Time the lab's stdio servers (the core; in full, its default tool_timeout and None) and the official SDK's,
+    interleaved, `rounds`
     rounds, each in a new process after 200 warm-up calls; the best of each figure (p99: the lowest).
 
     Returns rows [server, sequential calls/s, 32 in flight calls/s, p99 ms] and the ratios lab / SDK."""
@@ -597,10 +600,14 @@ def sdk_comparison(sdk_python: str, rounds: int = 3, sequential: int = 2000, in_
     with tempfile.TemporaryDirectory() as scratch:
         script = Path(scratch) / "sdk_adder.py"
         script.write_text(_SDK_SERVER, encoding="utf-8")
-        servers = {f"this lab, tool_timeout={default} (the default)": "",
-                   "this lab, tool_timeout=None (inline)": ", tool_timeout=None"}
-        servers = {label: [sys.executable, "-c", _LAB_STDIO_SERVER.format(root=str(ROOT), options=options)]
-                   for label, options in servers.items()} | {"the official SDK": [sdk_python, str(script)]}
+        servers = {"this lab's core (part I, serve_lines: inline)":
+                   "interfaces.serve_lines(interfaces.MCPCoreServer(registry))",
+                   f"this lab in full, tool_timeout={default} (the default)":
+                   "interfaces.serve_stdio(interfaces.MCPServer(registry))",
+                   "this lab in full, tool_timeout=None (inline)":
+                   "interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout=None))"}
+        servers = {label: [sys.executable, "-c", _LAB_STDIO_SERVER.format(root=str(ROOT), serve=serve)]
+                   for label, serve in servers.items()} | {"the official SDK": [sdk_python, str(script)]}
         best = {label: [0.0, 0.0, float("inf")] for label in servers}
         was_enabled = gc.isenabled()
         gc.disable()  # the client's collections would land on one server's figure or the other's
@@ -637,16 +644,16 @@ def sdk_report(sdk_python: str | None, rounds: int = 3) -> str:
                 f"mcp package ({(found.stderr.strip().splitlines() or ['?'])[-1]}); make one with: {SDK_VENV}")
     sdk_version, mcp_version = found.stdout.split()
     rows, ratios = sdk_comparison(sdk_python, rounds)
-    labels = list(ratios)
-    (default_seq, default_loaded, default_p99), (inline_seq, _, _) = ratios[labels[0]], ratios[labels[1]]
+    labels = list(ratios)  # the core, then MCP in full with its default guard and with tool_timeout=None
+    (core_seq, core_loaded, core_p99), (guarded_seq, _, _), (inline_seq, _, _) = (ratios[label] for label in labels[:3])
     return (f"MCP tools/call over stdio against the official Python SDK server (mcp {mcp_version} on Python "
             f"{sdk_version}; this lab on Python {sys.version.split()[0]}), one raw stdlib client for both, add(a, b), "
             f"best of {rounds} interleaved rounds:\n\n"
             + tool_core.format_table(["server", "sequential calls/s", "x SDK", "32 in flight calls/s", "x SDK",
                                       "p99 ms (32 in flight)"], rows)
-            + f"\n\nThis lab / the SDK: sequential {default_seq:.1f}x ({inline_seq:.1f}x with tool_timeout=None; "
-              f"issue 32 wants at least 5x), 32 in flight {default_loaded:.1f}x the calls/s with a p99 "
-              f"{default_p99:.1f} times lower")
+            + f"\n\nThis lab's core / the SDK: sequential {core_seq:.1f}x (issue 32 wants at least 5x; MCP in full: "
+              f"{guarded_seq:.1f}x with its per-call deadline, {inline_seq:.1f}x with tool_timeout=None), 32 in flight "
+              f"{core_loaded:.1f}x the calls/s with a p99 {core_p99:.1f} times lower")
 
 
 def bfcl_throughput(copies: int = 3000) -> tuple[str, dict]:
