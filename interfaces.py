@@ -2666,8 +2666,9 @@ class MCPCoreClient:
             raise RPCError(error.get("code"), error.get("message", ""), error.get("data"))
         return reply.get("result")
 
-    def _wait_for(self, request_id: int, method: str) -> dict:
-        """Read messages until the response to this request; act on everything that comes before it."""
+    def _wait_for(self, request_id: int, method: str, on_note=None) -> dict:
+        """Read messages until the response to this request; act on everything that comes before it. on_note(note)
+        sees each notification that comes first; when it returns True the wait starts over (the server is at work)."""
         deadline = _now() + self.timeout
         while True:
             raw = self.transport.receive(max(0.0, deadline - _now()))
@@ -2676,6 +2677,8 @@ class MCPCoreClient:
             message = self._take(raw)
             if isinstance(message, dict) and message.get("id") == request_id:
                 return message
+            if on_note and message is None and self.notifications and on_note(self.notifications[-1]):
+                deadline = _now() + self.timeout
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification (no response comes back)."""
@@ -4562,27 +4565,25 @@ class MCPClient(MCPCoreClient):
             self.transport.forget_session()
             self.initialize()
             self._send(message)
-        return self._result(self._wait_for(request_id, method, on_progress))
+        return self._result(self._wait_for(request_id, method, on_progress and self._progress(request_id, method,
+                                                                                              on_progress)))
 
-    def _wait_for(self, request_id: int, method: str, on_progress=None) -> dict:
-        """Read messages until the response to this request; act on everything that comes before it, and pass its
-        progress to on_progress."""
-        token, deadline = f"progress-{request_id}", _now() + self.timeout
-        while True:
-            raw = self.transport.receive(max(0.0, deadline - _now()))
-            if raw is None:
-                raise TimeoutError(f"no response to {method} within {self.timeout:g} s")
-            message = self._take(raw)
-            if isinstance(message, dict) and message.get("id") == request_id:
-                return message
-            note = self.notifications[-1] if self.notifications and message is None else None
-            if on_progress and note and note.get("method") == "notifications/progress" \
-                    and isinstance(note.get("params"), dict) and note["params"].get("progressToken") == token:
-                self.notifications.pop()  # shown to the caller, not kept as an unread notification
-                deadline = _now() + self.timeout  # progress shows the server is still at work
-                if on_progress(note["params"]) is False:
-                    self.cancel(request_id, "the user stopped it")
-                    raise Cancelled(f"{method} was cancelled at progress {note['params'].get('progress')}")
+    def _progress(self, request_id: int, method: str, on_progress) -> typing.Callable[[dict], bool]:
+        """Pass this request's notifications/progress to on_progress (not kept as unread notifications); when it
+        returns False, cancel the request and raise Cancelled."""
+        token = f"progress-{request_id}"
+
+        def on_note(note: dict) -> bool:
+            params = note.get("params")
+            if note.get("method") != "notifications/progress" or not isinstance(params, dict) \
+                    or params.get("progressToken") != token:
+                return False
+            self.notifications.pop()  # shown to the caller, not kept as an unread notification
+            if on_progress(params) is False:
+                self.cancel(request_id, "the user stopped it")
+                raise Cancelled(f"{method} was cancelled at progress {params.get('progress')}")
+            return True  # progress shows the server is still at work
+        return on_note
 
     def cancel(self, request_id: JSON, reason: str = "") -> None:
         """Cancel a request of ours that is still running (its response, if one still comes, is ignored)."""
