@@ -2480,26 +2480,6 @@ class InProcess:
         self.session.server.end_session(self.session)
 
 
-class Exchange:
-    """Adapt a fake server written as `exchange(text) -> the lines it answers` (tests, demos) to send/receive."""
-
-    def __init__(self, fake):
-        import collections
-        self.fake, self.inbox = fake, collections.deque()
-
-    def send(self, text: str) -> None:
-        self.inbox.extend(self.fake.exchange(text))
-
-    def receive(self, timeout: float) -> str | None:
-        return self.inbox.popleft() if self.inbox else None
-
-    def close(self) -> None:
-        self.fake.close()
-
-    def __getattr__(self, name: str):
-        return getattr(self.fake, name)
-
-
 def _next(inbox, timeout: float) -> str | None:
     import queue
     try:
@@ -2566,8 +2546,7 @@ class MCPCoreClient:
 
     def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
                  timeout: float = 10.0):
-        self.transport = transport if hasattr(transport, "send") else Exchange(transport)
-        self.timeout = timeout
+        self.transport, self.timeout = transport, timeout
         self.client_info = client_info or {"name": "lab-host", "version": "1.0.0"}
         self.protocol_version = protocol_version
         self.messages: list[tuple[str, str]] = []  # ("->" or "<-", JSON text)
@@ -2578,23 +2557,6 @@ class MCPCoreClient:
         self.server_info: dict = {}
         self.server_capabilities: dict = {}
         self._next_id = 0
-
-    def __repr__(self) -> str:
-        """Say the transport, the server and version, the tools listed, and the messages and alerts so far."""
-        server = (f"server {self.server_info.get('name', '?')} {self.server_info.get('version', '')}".rstrip()
-                  if self.server_info else "not initialized yet")
-        return (f"{type(self).__name__}(over {type(self.transport).__name__}, protocol {self.protocol_version}, "
-                f"{server}; {len(self.tools)} tools listed: "
-                f"{tool_core.name_list((t.get('name') for t in self.tools), 60)}; "
-                f"{len(self.messages)} messages, {len(self.alerts)} alert(s))")
-
-    def _repr_markdown_(self) -> str:
-        """Show the listed tools with their pins, then every alert (a changed definition is withheld)."""
-        rows = [[t.get("name"), self.pins.get(t.get("name"), "")[:12], t.get("description", "")] for t in self.tools]
-        return tool_core.markdown_block(
-            tool_core.markdown_cell(repr(self)),
-            tool_core.markdown_table(["tool", "pinned (SHA-256, first 12)", "description"], rows),
-            "alerts: " + ("<br>".join(tool_core.markdown_cell(a) for a in self.alerts) or "none"))
 
     def capabilities(self) -> dict:
         """Say what this host can do for a server: the core host asks nothing of its model or user for one."""
@@ -4492,6 +4454,26 @@ class MCPTransportError(Exception):
         self.status, self.body, self.challenge = status, body, challenge
 
 
+class Exchange:
+    """Adapt a fake server written as `exchange(text) -> the lines it answers` (tests, demos) to send/receive."""
+
+    def __init__(self, fake):
+        import collections
+        self.fake, self.inbox = fake, collections.deque()
+
+    def send(self, text: str) -> None:
+        self.inbox.extend(self.fake.exchange(text))
+
+    def receive(self, timeout: float) -> str | None:
+        return self.inbox.popleft() if self.inbox else None
+
+    def close(self) -> None:
+        self.fake.close()
+
+    def __getattr__(self, name: str):
+        return getattr(self.fake, name)
+
+
 class MCPClient(MCPCoreClient):
     """The host's side of one MCP connection in full: the core client, plus resources, prompts, the utilities,
     and the answers to the server's own requests.
@@ -4507,10 +4489,28 @@ class MCPClient(MCPCoreClient):
                  sampler: typing.Callable[[dict], dict] | None = None,
                  elicitor: typing.Callable[[str, dict], dict] | None = None,
                  consent: typing.Callable[[str, dict], bool] | None = None, timeout: float = 10.0):
+        transport = transport if hasattr(transport, "send") else Exchange(transport)  # a fake server, in a test
         super().__init__(transport, client_info=client_info, protocol_version=protocol_version, timeout=timeout)
         self.sampler, self.elicitor, self.consent = sampler, elicitor, consent or (lambda kind, params: True)
         self.logs: list[dict] = []  # the params of each notifications/message
         self.shown: list[str] = []  # what the host showed its user before answering the server
+
+    def __repr__(self) -> str:
+        """Say the transport, the server and version, the tools listed, and the messages and alerts so far."""
+        server = (f"server {self.server_info.get('name', '?')} {self.server_info.get('version', '')}".rstrip()
+                  if self.server_info else "not initialized yet")
+        return (f"{type(self).__name__}(over {type(self.transport).__name__}, protocol {self.protocol_version}, "
+                f"{server}; {len(self.tools)} tools listed: "
+                f"{tool_core.name_list((t.get('name') for t in self.tools), 60)}; "
+                f"{len(self.messages)} messages, {len(self.alerts)} alert(s))")
+
+    def _repr_markdown_(self) -> str:
+        """Show the listed tools with their pins, then every alert (a changed definition is withheld)."""
+        rows = [[t.get("name"), self.pins.get(t.get("name"), "")[:12], t.get("description", "")] for t in self.tools]
+        return tool_core.markdown_block(
+            tool_core.markdown_cell(repr(self)),
+            tool_core.markdown_table(["tool", "pinned (SHA-256, first 12)", "description"], rows),
+            "alerts: " + ("<br>".join(tool_core.markdown_cell(a) for a in self.alerts) or "none"))
 
     def capabilities(self) -> dict:
         """Say what this host can do for a server, as initialize declares it: nothing it cannot do."""
