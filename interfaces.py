@@ -2491,47 +2491,6 @@ def _next(inbox, timeout: float) -> str | None:
     return item
 
 
-class Stdio:
-    """A transport to a server launched as a subprocess, speaking newline-delimited JSON on its stdio."""
-
-    def __init__(self, command: list[str], env: dict | None = None, timeout: float = 10.0):
-        import queue
-        import subprocess
-        self.timeout = timeout
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, env=env)
-        self.inbox: queue.Queue = queue.Queue()
-        self.written = threading.Lock()
-        threading.Thread(target=self._read, daemon=True, name="mcp-stdio-reader").start()
-
-    def _read(self) -> None:
-        for line in self.process.stdout:
-            if line.strip():
-                self.inbox.put(line.decode("utf-8").strip())
-        self.inbox.put(ConnectionError("the server closed its stdout"))
-
-    def send(self, text: str) -> None:
-        """Write one line to the server's stdin."""
-        with self.written:
-            self.process.stdin.write(text.encode("utf-8") + b"\n")
-            self.process.stdin.flush()
-
-    def receive(self, timeout: float) -> str | None:
-        """Return the next line the server wrote, or None after `timeout` seconds."""
-        return _next(self.inbox, timeout)
-
-    def close(self) -> None:
-        """Close stdin (the server's cue to exit) and wait for the process; kill it if it lingers."""
-        if self.process.poll() is None:
-            self.process.stdin.close()
-            try:
-                self.process.wait(timeout=5)
-            except Exception:
-                self.process.kill()
-                self.process.wait()
-        self.process.stdout.close()
-
-
 class MCPCoreClient:
     """The host's side of one MCP connection, the core: say who it is, list the tools (pinning each), call one.
 
@@ -2702,22 +2661,10 @@ class MCPCoreClient:
         """Call a tool; return the CallToolResult (protocol errors are raised as RPCError)."""
         return self.request("tools/call", {"name": name, "arguments": arguments})
 
-    def _heard(self, method: str, wait: float) -> bool:
-        """Say whether a notification of this method has come, waiting up to `wait` seconds for one. A server's
-        own stream (HTTP's GET stream) runs beside the replies: what it sends may land just after a reply."""
-        deadline = _now() + wait
-        while True:
-            self._take_pending()
-            if any(n.get("method") == method for n in self.notifications):
-                return True
-            raw = self.transport.receive(deadline - _now()) if deadline > _now() else None
-            if raw is None:
-                return False
-            self._take(raw)
-
-    def list_changed(self, wait: float = 0.0) -> bool:
-        """Say whether the server announced a new tool list since the last tools/list (waiting up to `wait` s)."""
-        return self._heard("notifications/tools/list_changed", wait)
+    def list_changed(self) -> bool:
+        """Say whether the server announced a new tool list (notifications/tools/list_changed) since it was read."""
+        self._take_pending()
+        return any(n.get("method") == "notifications/tools/list_changed" for n in self.notifications)
 
     def registry(self) -> ToolRegistry:
         """Return the listed tools as a ToolRegistry whose calls go to the server (for run_agent)."""
@@ -4202,7 +4149,48 @@ class MCPHttpServer(LoopbackServer):
             self._end(sid)
 
 
-# --- 4e. The host side in full: Streamable HTTP, and MCPClient with everything the server may ask ---
+# --- 4e. The host side in full: a server launched on stdio, Streamable HTTP, and MCPClient with all it answers ---
+
+class Stdio:
+    """A transport to a server launched as a subprocess, speaking newline-delimited JSON on its stdio."""
+
+    def __init__(self, command: list[str], env: dict | None = None, timeout: float = 10.0):
+        import queue
+        import subprocess
+        self.timeout = timeout
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env)
+        self.inbox: queue.Queue = queue.Queue()
+        self.written = threading.Lock()
+        threading.Thread(target=self._read, daemon=True, name="mcp-stdio-reader").start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            if line.strip():
+                self.inbox.put(line.decode("utf-8").strip())
+        self.inbox.put(ConnectionError("the server closed its stdout"))
+
+    def send(self, text: str) -> None:
+        """Write one line to the server's stdin."""
+        with self.written:
+            self.process.stdin.write(text.encode("utf-8") + b"\n")
+            self.process.stdin.flush()
+
+    def receive(self, timeout: float) -> str | None:
+        """Return the next line the server wrote, or None after `timeout` seconds."""
+        return _next(self.inbox, timeout)
+
+    def close(self) -> None:
+        """Close stdin (the server's cue to exit) and wait for the process; kill it if it lingers."""
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=5)
+            except Exception:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
+
 
 class StreamableHTTP:
     """A transport to an MCP endpoint over Streamable HTTP, with its session and version headers.
@@ -4650,6 +4638,23 @@ class MCPClient(MCPCoreClient):
     def set_log_level(self, level: str) -> None:
         """Ask for log messages at this level and above (LOG_LEVELS)."""
         self.request("logging/setLevel", {"level": level})
+
+    def _heard(self, method: str, wait: float) -> bool:
+        """Say whether a notification of this method has come, waiting up to `wait` seconds for one. A server's
+        own stream (HTTP's GET stream) runs beside the replies: what it sends may land just after a reply."""
+        deadline = _now() + wait
+        while True:
+            self._take_pending()
+            if any(n.get("method") == method for n in self.notifications):
+                return True
+            raw = self.transport.receive(deadline - _now()) if deadline > _now() else None
+            if raw is None:
+                return False
+            self._take(raw)
+
+    def list_changed(self, wait: float = 0.0) -> bool:
+        """Say whether the server announced a new tool list since the last tools/list (waiting up to `wait` s)."""
+        return self._heard("notifications/tools/list_changed", wait)
 
     def updated(self, wait: float = 0.0) -> list[str]:
         """Return the URIs the server said changed (notifications/resources/updated) since the last call."""
