@@ -2120,8 +2120,9 @@ class MCPCoreServer:
         self.lock = threading.Lock()
 
     def capabilities(self, version: str) -> dict:
-        """Say what this server offers in this revision."""
-        return {"tools": {"listChanged": True}}
+        """Say what this server offers in this revision: list_changed reaches a session of the handshake era only
+        (2026-07-28 delivers it on a subscriptions/listen stream, which the core leaves to a later part)."""
+        return {"tools": {"listChanged": True} if version in MCP_VERSIONS else {}}
 
     def offers(self, capability: str) -> bool:
         """Say whether a method of this capability is served."""

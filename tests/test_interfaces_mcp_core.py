@@ -187,7 +187,7 @@ class PerRequest(unittest.TestCase):
         self.assertEqual(got["resultType"], "complete")
         self.assertEqual(got["supportedVersions"][0], "2026-07-28")
         self.assertIn("2025-11-25", got["supportedVersions"])  # a dual-era server: the handshake still works
-        self.assertIn("tools", got["capabilities"])
+        self.assertEqual(got["capabilities"], {"tools": {}})  # no listChanged: no session to send it to
         self.assertEqual(got["_meta"]["io.modelcontextprotocol/serverInfo"], {"name": "cardinal-mcp", "version": "1.0.0"})
 
     def test_list_and_call_with_no_handshake(self):
