@@ -363,8 +363,8 @@ def add(a: int, b: int) -> int:
     return a + b
 """
 _STDIO_SERVER = _ADDER_SERVER + """
-interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout={timeout}))
-"""
+{serve}
+"""  # serve: the line that serves `registry` on stdio (the core's serve_lines, or serve_stdio in full)
 
 
 def _adder() -> tool_core.ToolRegistry:
@@ -403,7 +403,8 @@ def interface_throughput() -> tuple[list[list], dict]:
         server = interfaces.MCPServer(_adder(), tool_timeout=timeout)
         rates["mcp_in_process" + key] = _round_trips(interfaces.MCPClient(interfaces.InProcess(server.session())), 3000)
         rows.append([f"MCP tools/call, in process, {label}", f"{rates['mcp_in_process' + key]:,.0f}"])
-        stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT), timeout=timeout)])
+        stdio = interfaces.Stdio([sys.executable, "-c", _STDIO_SERVER.format(
+            root=str(ROOT), serve=f"interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout={timeout}))")])
         try:
             rates["mcp_stdio" + key] = _round_trips(interfaces.MCPClient(stdio), 1500)
             rows.append([f"MCP tools/call, stdio (a subprocess), {label}", f"{rates['mcp_stdio' + key]:,.0f}"])
@@ -487,9 +488,6 @@ def http_load(clients: int, calls: int) -> list:
 
 SDK_VENV = "python3 -m venv /tmp/sdk-venv && /tmp/sdk-venv/bin/pip install mcp"
 SDK_SKIPPED = "MCP against the official Python SDK server: skipped"
-_LAB_STDIO_SERVER = _ADDER_SERVER + """
-{serve}
-"""
 _SDK_SERVER = '''
 try:
     from mcp.server.mcpserver import MCPServer as FastMCP  # mcp 2.x renamed FastMCP to MCPServer
@@ -606,7 +604,7 @@ def sdk_comparison(sdk_python: str, rounds: int = 3, sequential: int = 2000, in_
                    "interfaces.serve_stdio(interfaces.MCPServer(registry))",
                    "this lab in full, tool_timeout=None (inline)":
                    "interfaces.serve_stdio(interfaces.MCPServer(registry, tool_timeout=None))"}
-        servers = {label: [sys.executable, "-c", _LAB_STDIO_SERVER.format(root=str(ROOT), serve=serve)]
+        servers = {label: [sys.executable, "-c", _STDIO_SERVER.format(root=str(ROOT), serve=serve)]
                    for label, serve in servers.items()} | {"the official SDK": [sdk_python, str(script)]}
         best = {label: [0.0, 0.0, float("inf")] for label in servers}
         was_enabled = gc.isenabled()
