@@ -2201,6 +2201,7 @@ class MCPCoreSession:
         self.initialized = False  # set by notifications/initialized
         self.client_capabilities: dict = {}  # what the client declared (sampling, elicitation, ...)
         self.sink: typing.Callable[[dict, JSON], bool] | None = None
+        self.pipe = False  # the sink carries every message, responses too, at any time (see attach)
         self.outbox: list[dict] = []  # messages for the client, sent with the next reply
         self.closed = False
         self.lock = threading.Lock()
@@ -2230,9 +2231,9 @@ class MCPCoreSession:
         """End the session: no more messages."""
         self.closed = True
 
-    def needs_thread(self, text: str) -> bool:
-        """Say whether answering this message in process needs a thread of its own: never in the core."""
-        return False
+    def attach(self, sink: typing.Callable[[dict, JSON], bool]) -> None:
+        """Connect a pipe (stdio, a queue in process): it carries any message, a late response too."""
+        self.sink, self.pipe = sink, True
 
     def handle_text(self, text: str | bytes) -> dict | list | None:
         """Answer one message given as JSON text: a response, or None for a notification."""
@@ -2432,7 +2433,7 @@ def serve_lines(server: MCPCoreServer, stdin=None, stdout=None) -> None:
         stdout.flush()
         return True
     session = server.session()
-    session.sink = write  # list_changed goes out the moment the server announces it
+    session.attach(write)  # list_changed goes out the moment the server announces it
     for line in stdin:
         if line.strip() and (reply := session.handle_text(line.rstrip(b"\r\n"))) is not None:
             write(reply)
@@ -2444,33 +2445,26 @@ def serve_lines(server: MCPCoreServer, stdin=None, stdout=None) -> None:
 # message from it (a response, a notification, or a request for the host), or None when none came in time.
 
 class InProcess:
-    """A transport to a session in this process; messages still travel as JSON text.
+    """A transport to a session in this process; messages still travel as JSON text, through a queue.
 
-    The core's session answers inline. In full (Part II), a tools/call that may wait for the host
-    runs on a thread of its own, as over a real transport: the tool may ask the host something
-    (sampling, elicitation) and wait, or the host may cancel it meanwhile.
+    The core's session answers inline. In full (Part II), a call that may wait for the host runs on
+    the session's worker and answers through the queue when it is done.
     """
 
     def __init__(self, session: "MCPCoreSession"):
         import queue
         self.session, self.inbox = session, queue.Queue()
-        session.sink = self._deliver
+        session.attach(self._deliver)
 
     def _deliver(self, message: JSON, related: JSON = None) -> bool:
         self.inbox.put(json.dumps(message, ensure_ascii=False))
         return True
 
-    def _answer(self, text: str) -> None:
+    def send(self, text: str) -> None:
+        """Hand one message to the session; its response (if any) comes back through receive."""
         reply = self.session.handle_text(text)
         if reply is not None:
             self._deliver(reply)
-
-    def send(self, text: str) -> None:
-        """Hand one message to the session (on a thread of its own when the session says it may wait for us)."""
-        if self.session.needs_thread(text):
-            threading.Thread(target=self._answer, args=(text,), daemon=True, name="mcp-in-process").start()
-        else:
-            self._answer(text)
 
     def receive(self, timeout: float) -> str | None:
         """Return the next message from the session, or None after `timeout` seconds."""
@@ -2726,9 +2720,10 @@ class MCPServer(MCPCoreServer):
     failed, or ran past `tool_timeout`, is an isError result.
     Inbound auth: `tokens` maps bearer tokens to scopes; read-only tools need tools:read, the
     others tools:write. tokens=None means no inbound auth (stdio, where the host launched us).
-    Each session runs its calls on workers of its own (`session_workers` at once), so one
-    client's slow calls never hold up another's; `max_message_bytes` bounds a message on every
-    transport.
+    A call with a deadline (`tool_timeout`, 10 s by default) or one that may talk to the host
+    runs on its session's own workers (`session_workers` at once), so one client's slow calls
+    never hold up another's; with tool_timeout=None the rest run inline, as in the core (for
+    tools known to return quickly). `max_message_bytes` bounds a message on every transport.
     Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
     metadata and server/discover (in full we answer server/discover with -32601, so its clients
     fall back to initialize at once; the core, MCPCoreServer, answers both eras); roots (we never
@@ -2762,17 +2757,6 @@ class MCPServer(MCPCoreServer):
     def session(self, token: str | None = None) -> "MCPSession":
         """Open a connection for a client presenting this bearer token (checked at initialize)."""
         return self._opened(MCPSession(self, self.scopes_for(token)))
-
-    def run(self, tool: Tool, arguments: dict, session: "MCPSession | None" = None,
-            call: "MCPCall | None" = None) -> ToolResult:
-        """Run one call through the registry on the session's workers, giving up after tool_timeout seconds.
-
-        The guard costs a thread hand-off per call (about half the round trips per second of
-        a trivial tool); tool_timeout=None runs calls inline, for tools known to return quickly.
-        """
-        if self.tool_timeout is None or session is None:
-            return _in_call(call, self.registry.call, tool.name, arguments)
-        return session.run_guarded(tool, arguments, self.tool_timeout, call)
 
 
 class MCPSession(MCPCoreSession):
@@ -2837,45 +2821,82 @@ class MCPSession(MCPCoreSession):
         """Ping the client (the server side of "ping both ways"); raises MCPRefused if it does not answer."""
         self.ask("ping", {}, timeout=timeout)
 
-    def run_guarded(self, tool: Tool, arguments: dict, timeout: float, call: "MCPCall | None" = None) -> ToolResult:
-        """Run a call on this session's own workers; past the timeout, say whether it started at all.
+    def start(self, call: "MCPCall", tool: Tool, arguments: dict) -> JSON:
+        """Run a tools/call on this session's own workers, under the server's deadline (tool_timeout) if it has one.
 
-        subtle: a thread cannot be killed, so a hung tool keeps its worker; a pool per session
-        keeps that from starving the other sessions, and tells "still running" from "never ran".
-        A cancelled call stops waiting at once (its answer is never sent); one still waiting for the client at
-        the timeout has that wait ended (MCPCall.expire), so the tool returns and frees its worker.
+        Over a pipe (stdio, in process) the caller goes on at once and the response is sent by whichever comes
+        first, the tool's return or the deadline (LATER); elsewhere (HTTP) the caller waits for it here. One
+        thread hand-off per call: the deadline is an entry in DEADLINES, not a thread that waits.
+        subtle: a thread cannot be killed, so a hung tool keeps its worker; a pool per session keeps that from
+        starving the other sessions, and tells "still running" from "never ran".
         """
         from concurrent.futures import ThreadPoolExecutor
+        call.later = self.pipe and not _WAIT.get()  # inside a batch, its array carries the response
         with self.lock:
+            self.calls[call.request_id] = call
             self.workers = self.workers or ThreadPoolExecutor(self.server.session_workers, thread_name_prefix="mcp-tool")
-            future = self.workers.submit(self._counted, tool.name, arguments, call)
-        changed = call.changed if call is not None else threading.Event()
-        future.add_done_callback(lambda _: changed.set())
-        changed.wait(timeout)
-        if future.done():
-            return future.result()
-        if call is not None and call.cancelled:
-            return ToolResult(False, error_kind="execution_error", message=f"{tool.name} was cancelled")
-        if call is not None and (unanswered := call.expire()):
-            return ToolResult(False, error_kind="execution_error", retryable=True, message=(
-                f"{tool.name} did not finish within {timeout:g} s: the client never answered its "
-                f"{' and '.join(unanswered)} request, so the call was given up there. Calling it again asks again."))
-        if future.cancel():
-            return ToolResult(False, error_kind="execution_error", retryable=True, message=(
-                f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} calls "
-                f"running, the most it runs at once. It did not run, so calling it again later is safe."))
-        return ToolResult(False, error_kind="execution_error", retryable=True, message=(
-            f"{tool.name} did not finish within {timeout:g} s. It may still complete: check before "
-            "repeating a call that changes anything."))
+            future = self.workers.submit(self._run, call, tool, arguments)
+        if self.server.tool_timeout is not None:
+            call.deadline = DEADLINES.at(_now() + self.server.tool_timeout,
+                                         functools.partial(self._overdue, call, tool, future))
+        if call.later:
+            return LATER
+        call.settled.wait()
+        if call.cancelled:
+            return CANCELLED
+        if isinstance(call.outcome, RPCError):
+            raise call.outcome
+        return call.outcome
 
-    def _counted(self, name: str, arguments: dict, call: "MCPCall | None") -> ToolResult:
+    def _run(self, call: "MCPCall", tool: Tool, arguments: dict) -> None:
         with self.lock:
+            if call.settled.is_set():  # cancelled before a worker was free
+                return
             self.running += 1
         try:
-            return _in_call(call, self.server.registry.call, name, arguments)
+            result = _in_call(call, self.server.registry.call, tool.name, arguments)
         finally:
             with self.lock:
                 self.running -= 1
+        self._settle(call, call_outcome(self, tool, result))
+
+    def _overdue(self, call: "MCPCall", tool: Tool, future) -> None:
+        """The call's deadline passed: answer for it, saying whether it started at all (DEADLINES runs this)."""
+        timeout = self.server.tool_timeout
+        if future.done():
+            return  # it has returned; its worker sends the answer
+        if future.cancel():
+            message = (f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} "
+                       "calls running, the most it runs at once. It did not run, so calling it again later is safe.")
+        elif unanswered := call.expire():
+            message = (f"{tool.name} did not finish within {timeout:g} s: the client never answered its "
+                       f"{' and '.join(unanswered)} request, so the call was given up there. Calling it again asks "
+                       "again.")
+        else:
+            message = (f"{tool.name} did not finish within {timeout:g} s. It may still complete: check before "
+                       "repeating a call that changes anything.")
+        self._settle(call, call_outcome(self, tool, ToolResult(False, error_kind="execution_error", retryable=True,
+                                                               message=message)))
+
+    def _settle(self, call: "MCPCall", outcome: "dict | RPCError") -> None:
+        """Take a call's first outcome only (the tool's, or the deadline's); over a pipe, send it now."""
+        with self.lock:
+            if call.settled.is_set():
+                return
+            call.outcome = outcome
+            call.settled.set()
+            self.calls.pop(call.request_id, None)
+        DEADLINES.call_off(call.deadline)
+        if call.later:
+            self.send(rpc_error(call.request_id, outcome.code, outcome.message, outcome.data)
+                      if isinstance(outcome, RPCError) else self._reply(call.request_id, outcome), keep=False)
+
+    def drain(self) -> None:
+        """Wait until every call running now has its outcome (a transport that ends lets them answer first)."""
+        with self.lock:
+            running = list(self.calls.values())
+        for call in running:
+            call.settled.wait()
 
     def close(self) -> None:
         """End the session: no more messages, its workers stopped, its running calls and requests given up."""
@@ -2893,16 +2914,28 @@ class MCPSession(MCPCoreSession):
     def handle(self, message: JSON) -> dict | list | None:
         """Answer one decoded message, as the core does; a batch (a JSON array of messages) is answered only in a
         session that negotiated 2025-03-26, the one revision that requires receiving them: with the array of its
-        responses, or nothing when it held only notifications and responses."""
-        return self._batch(message) if isinstance(message, list) else super().handle(message)
+        responses, or nothing when it held only notifications and responses. Over a pipe, a batch is answered
+        from a thread of its own (its calls may wait for the host, who must still be heard)."""
+        if not isinstance(message, list):
+            return super().handle(message)
+        if self.pipe and not _WAIT.get():
+            threading.Thread(target=self._batch_later, args=(message,), daemon=True, name="mcp-batch").start()
+            return None
+        return self._batch(message)
+
+    def _batch_later(self, messages: list) -> None:
+        token = _WAIT.set(True)  # every response of the batch goes into its array
+        try:
+            reply = self._batch(messages)
+        finally:
+            _WAIT.reset(token)
+        if reply is not None:
+            self.send(reply, keep=False)
 
     def _reply(self, message_id: JSON, result: JSON) -> dict | None:
-        return None if result is CANCELLED else super()._reply(message_id, result)  # a cancelled call: no response
-
-    def needs_thread(self, text: str) -> bool:
-        """Only a call that may talk to the host needs a thread in process (see may_talk); the rest run inline,
-        twice as fast."""
-        return '"tools/call"' in text and may_talk(self, '"progressToken"' in text)
+        if result is CANCELLED or result is LATER:  # cancelled: no response; LATER: the call's worker sends it
+            return None
+        return super()._reply(message_id, result)
 
     def _batch(self, messages: list) -> list | dict | None:
         if self.version != BATCH_VERSION:
@@ -2934,21 +2967,31 @@ class MCPSession(MCPCoreSession):
 
 @mcp_method("tools/call", "tools")
 def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
-    """tools/call in full: the core's checks, then the call on the session's workers, where it can report
-    progress, ask the client, be cancelled, and run past no deadline; its result in this revision's blocks."""
+    """tools/call in full: the core's checks, then the call. Only a call that may talk to the host (may_talk) or
+    has a deadline (tool_timeout) runs on a worker, where it can report progress, ask the client and be cancelled;
+    the rest run inline, as in the core. Its result in this revision's blocks."""
     tool, arguments = call_target(session, params)
     call = MCPCall(session, request_id, params)
-    with session.lock:
-        session.calls[request_id] = call
+    if session.server.tool_timeout is not None or may_talk(session, call.progress_token is not None):
+        return session.start(call, tool, arguments)
+    outcome = call_outcome(session, tool, _in_call(call, session.server.registry.call, tool.name, arguments))
+    if isinstance(outcome, RPCError):
+        raise outcome
+    return outcome
+
+
+def call_outcome(session: MCPSession, tool: Tool, result: ToolResult) -> "dict | RPCError":
+    """Turn a call's ToolResult into its CallToolResult, or the protocol error its arguments earn (see
+    arguments_refused); a bug of ours is an internal error, so that a worker always has an answer to send."""
     try:
-        result = session.server.run(tool, arguments, session, call)
-    finally:
-        with session.lock:
-            session.calls.pop(request_id, None)
-    if call.cancelled:
-        return CANCELLED  # "the receiver SHOULD NOT send a response for the cancelled request"
-    arguments_refused(session, result)
-    return tool_result(session.version, tool, result)
+        arguments_refused(session, result)
+        return tool_result(session.version, tool, result)
+    except RPCError as exc:
+        return exc
+    except Exception as exc:
+        import sys
+        print(f"mcp: internal error in tools/call {tool.name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return RPCError(INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
 
 
 # --- 4a. Resources and prompts: what the application reads, and what the user picks ---
@@ -3392,6 +3435,59 @@ def _candidates(completer: Completer | None, value: str, context: dict[str, str]
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")  # RFC 5424, low to high
 _CALL = contextvars.ContextVar("mcp_call", default=None)
 CANCELLED = object()  # what tools/call returns for a call the client cancelled: no response is sent
+LATER = object()  # what tools/call returns over a pipe: the call's worker (or its deadline) sends the response
+_WAIT = contextvars.ContextVar("mcp_wait", default=False)  # True inside a batch: its calls are answered in its array
+
+
+class Deadlines:
+    """Run each callback at its time unless it was called off first, on one thread for every call.
+
+    What a per-call deadline costs: a heap entry, where threading.Timer would start a thread per call. An entry
+    called off stays in the heap, empty, until its time comes (about a second's calls times tool_timeout).
+    """
+
+    def __init__(self):
+        self.heap: list[list] = []  # [when, n, callback or None]
+        self.count = 0
+        self.ready = threading.Condition()
+        self.thread: threading.Thread | None = None
+
+    def at(self, when: float, callback: typing.Callable[[], None]) -> list:
+        """Run callback at `when` (a _now() time) on the deadlines' thread; return its entry, for call_off."""
+        import heapq
+        with self.ready:
+            self.count += 1
+            entry = [when, self.count, callback]
+            heapq.heappush(self.heap, entry)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, daemon=True, name="mcp-deadlines")
+                self.thread.start()
+            if self.heap[0] is entry:
+                self.ready.notify()
+        return entry
+
+    @staticmethod
+    def call_off(entry: list | None) -> None:
+        """Call off an entry of `at` (None: nothing to call off)."""
+        if entry is not None:
+            entry[2] = None
+
+    def _run(self) -> None:
+        import heapq
+        import sys
+        while True:
+            with self.ready:
+                while not self.heap or self.heap[0][0] > _now():
+                    self.ready.wait(self.heap[0][0] - _now() if self.heap else None)
+                callback = heapq.heappop(self.heap)[2]
+            try:
+                if callback is not None:
+                    callback()
+            except Exception as exc:  # a bug of ours: say so, keep the other deadlines
+                print(f"mcp: error at a deadline: {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+DEADLINES = Deadlines()
 
 
 class Cancelled(Exception):
@@ -3441,7 +3537,11 @@ class MCPCall:
         meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
         self.session, self.request_id = session, request_id
         self.progress_token = meta.get("progressToken")  # only the client's token makes progress notifications
-        self.changed = threading.Event()  # set when the call ends or is cancelled
+        self.changed = threading.Event()  # set when the call is cancelled (its sleep and waits end)
+        self.settled = threading.Event()  # set when its outcome is known: the tool's, the deadline's, or a cancel
+        self.outcome: dict | RPCError | None = None  # its CallToolResult, or the protocol error it earned
+        self.deadline: list | None = None  # its entry in DEADLINES
+        self.later = False  # its response is sent when it settles (over a pipe), not returned to a waiting caller
         self.cancelled, self.reason = False, None
         self.expired = False  # set when its deadline passed (tool_timeout): its requests to the client end (expire)
         self.watching: list[threading.Event] = []  # what wait_for waits on: a cancel sets these too
@@ -3464,6 +3564,9 @@ class MCPCall:
         with self.session.lock:
             self.cancelled, self.reason = True, reason
             waiting = [w for w in self.session.asked.values() if w.call is self]
+            self.session.calls.pop(self.request_id, None)
+            self.settled.set()  # no response is sent for it
+        DEADLINES.call_off(self.deadline)
         self.changed.set()
         for go in self.watching:
             go.set()
@@ -3723,14 +3826,14 @@ def elicit(call: MCPCall, message: str, requested_schema: dict) -> dict:
 def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
     """Serve one client over stdio: one JSON message per line in and out; logs go to stderr; ends at EOF.
 
-    A tools/call runs on a worker while this loop keeps reading: the tool may wait for the
-    client (sampling, elicitation), and the client may cancel it; everything else is answered
-    in order, here. Messages to the client are written the moment they are sent.
+    A tools/call with a deadline, or one that may talk to the client, runs on the session's
+    worker while this loop keeps reading (the tool may wait for the client, the client may cancel
+    it) and writes its response when done; everything else is answered in order, here. Messages to
+    the client are written the moment they are sent.
     subtle: a host reads stdout as protocol, so nothing else may be written there; a stray
     print() from a tool is sent to stderr while the server runs.
     """
     import sys
-    from concurrent.futures import ThreadPoolExecutor
     stdin = stdin or sys.stdin.buffer
     out = stdout or sys.stdout.buffer
     saved, sys.stdout = sys.stdout, sys.stderr
@@ -3746,23 +3849,16 @@ def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
         except (OSError, ValueError):  # the host closed our stdout: nobody is listening any more
             return False
 
-    def answer(message: bytes) -> None:
-        reply = session.handle_text(message)
-        if reply is not None:
-            write(reply)
-
-    session.sink = write
-    calls = ThreadPoolExecutor(server.session_workers, thread_name_prefix="mcp-stdio")
+    session.attach(write)
     try:
         while (line := stdin.readline(server.max_message_bytes + 2)):  # + 2: room for a CRLF
             message = line.rstrip(b"\r\n")
             if not line.endswith(b"\n") and len(line) == server.max_message_bytes + 2:
                 write(_skip_long_line(stdin, line, server.max_message_bytes))
-            elif message.strip():
-                # subtle: a cheap test, not a parse; a message that only mentions tools/call costs a thread hand-off
-                (calls.submit(answer, message) if b'"tools/call"' in message else answer(message))
+            elif message.strip() and (reply := session.handle_text(message)) is not None:
+                write(reply)
     finally:
-        calls.shutdown(wait=True)  # the calls still running finish (tool_timeout bounds them) and write their answers
+        session.drain()  # the calls still running finish (tool_timeout bounds them) and write their answers
         server.end_session(session)
         sys.stdout = saved
         server.close()

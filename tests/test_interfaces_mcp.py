@@ -841,6 +841,81 @@ class Batches(WithServer):
                 self.assertEqual(body == b"", expected == 202)
 
 
+class WhoRunsACall(unittest.TestCase):
+    """Only a call that may talk to the host or has a deadline pays for a thread (issue 32): the rest run on the
+    thread that read them, as in the core; one with a deadline runs on a worker while the caller goes on."""
+
+    def test_over_stdio_a_call_without_deadline_or_talk_runs_on_the_reading_thread(self):
+        ran_on = []
+
+        def where() -> str:
+            """Say which thread runs me."""
+            ran_on.append(threading.current_thread())
+            return "here"
+        server = MCPServer(ToolRegistry([tool_from_function(where, read_only=True)]), tool_timeout=None)
+        self.addCleanup(server.close)
+        lines = stdio_lines(server, [request("initialize", hello(), 1), request("tools/call", {"name": "where"}, 2)])
+        self.assertEqual([json.loads(line)["id"] for line in lines], [1, 2])
+        self.assertEqual(ran_on, [threading.current_thread()])  # stdio_lines reads on this thread
+
+    def test_a_call_with_a_deadline_runs_on_a_worker_and_the_caller_goes_on(self):
+        gate, started, ran_on = threading.Event(), threading.Event(), []
+
+        def wait_for_gate() -> str:
+            """Wait until the test opens the gate."""
+            ran_on.append(threading.current_thread())
+            started.set()
+            gate.wait(5)
+            return "opened"
+        server = MCPServer(ToolRegistry([tool_from_function(wait_for_gate, read_only=True)]))  # tool_timeout: 10 s
+        self.addCleanup(server.close)
+        self.addCleanup(gate.set)
+        transport = InProcess(server.session())
+        client = interfaces.MCPCoreClient(transport, protocol_version="2025-06-18")
+        client.initialize()
+        transport.send(json.dumps(request("tools/call", {"name": "wait_for_gate", "arguments": {}}, 41)))
+        self.assertEqual(client.request("ping"), {})  # answered while the call still waits: send did not block
+        self.assertTrue(started.wait(5))
+        self.assertNotEqual(ran_on[0], threading.current_thread())
+        gate.set()
+        reply = json.loads(transport.receive(5))
+        self.assertEqual((reply["id"], reply["result"]["content"]), (41, [{"type": "text", "text": "opened"}]))
+
+    def test_a_batch_over_a_pipe_answers_its_call_in_the_array_only(self):
+        server = MCPServer(ToolRegistry([tool_from_function(add, read_only=True)]))  # the call has a deadline
+        self.addCleanup(server.close)
+        transport = InProcess(server.session())
+        interfaces.MCPCoreClient(transport, protocol_version="2025-03-26").initialize()
+        transport.send(json.dumps([request("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}}, 5),
+                                   request("ping", None, 6)]))
+        replies = json.loads(transport.receive(5))
+        self.assertEqual([r["id"] for r in replies], [5, 6])
+        self.assertEqual(replies[0]["result"]["content"], [{"type": "text", "text": "5"}])
+        self.assertIsNone(transport.receive(0.2))  # nothing else: the call's response went into the array only
+
+
+class Deadlines(unittest.TestCase):
+    """The one thread that keeps every call's deadline: in time order, and an entry called off never runs."""
+
+    def test_callbacks_run_in_time_order_and_one_called_off_never_runs(self):
+        deadlines, ran, done = interfaces.Deadlines(), [], threading.Event()
+        now = interfaces._now()
+        with deadlines.ready:  # its thread cannot pop an entry while the test holds the lock
+            off = deadlines.at(now, lambda: ran.append("called off"))
+            deadlines.at(now + 0.04, lambda: (ran.append("second"), done.set()))
+            deadlines.at(now + 0.01, lambda: ran.append("first"))
+            interfaces.Deadlines.call_off(off)
+        self.assertTrue(done.wait(5))
+        self.assertEqual(ran, ["first", "second"])
+
+    def test_a_failing_callback_does_not_stop_the_others(self):
+        deadlines, done = interfaces.Deadlines(), threading.Event()
+        with redirect_stderr(io.StringIO()) as err:
+            deadlines.at(interfaces._now(), lambda: 1 / 0)
+            deadlines.at(interfaces._now() + 0.01, done.set)
+            self.assertTrue(done.wait(5))
+        self.assertIn("ZeroDivisionError", err.getvalue())
+
 class HttpRefusals(WithServer):
     def setUp(self):
         super().setUp()
