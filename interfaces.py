@@ -60,9 +60,9 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
   Appendices A-E: the machinery the lecture does not teach, each piece with the failure it
      prevents: HTTP framing for the loopback servers (backlog, read timeout, Host, lengths,
      chunked event streams), the HTTP client under the generated tools (redirects within the
-     origin, one deadline, a size cap, keep-alive), MCP messages too large to read, who may talk
-     to the MCP endpoint (bearer challenges), and the parsing of URI templates and elicitation
-     schemas.
+     origin, one deadline, a size cap, keep-alive), MCP messages that are no JSON-RPC 2.0 or too
+     large to read, who may talk to the MCP endpoint (bearer challenges), and the parsing of URI
+     templates and elicitation schemas.
 
 Specifications followed: OpenAPI 3.1.0 (https://spec.openapis.org/oas/v3.1.0) and 3.0.3 for
 reading; the vendors' tool-use documentation for the dialects; the MCP specification,
@@ -78,7 +78,8 @@ What it leaves out: remote and recursive `$ref`s, cookie parameters, non-JSON re
 repeat the key; objects in a query are sent as JSON text), OAuth flows (a bearer token or an
 API key is supplied as is; MCP's OAuth discovery too), response validation (the tool returns
 the parsed JSON), MCP's roots, tasks, URL-mode elicitation and sampling with tools, URI
-templates beyond RFC 6570 level 1, and the stateless 2026 MCP revision. In section 5: a real model (the gullible one
+templates beyond RFC 6570 level 1, and MCP 2026-07-28 beyond its core (part I answers its per-request form
+and server/discover; part II speaks the handshake revisions only). In section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
 relies on the model's judgement fails), the paper records beyond the two the slides name (they are
 invented), a scanner that would survive an adaptive attacker (ours is a word list, on purpose), and
@@ -2040,12 +2041,10 @@ def demo_coupling() -> str:
 # What lecture 001 §5.4 and slides 003 teach, and nothing more: a host's client asks a server which tools it has
 # and calls one; a wrong request is a JSON-RPC error (the protocol's), a tool that ran and failed is a result with
 # isError (the model's to read). A client says who it is in one of two ways, and the core answers both:
-#   - the handshake (revisions 2024-11-05 to 2025-11-25): initialize, then notifications/initialized, then work;
-#   - per request (2026-07-28): no handshake and no session; every request carries its protocol version and the
-#     client's capabilities in params._meta, so any server instance can answer any request; server/discover says
-#     what the server offers.
-# The core session answers one message at a time, inline, with no thread. Part II (section 4+) builds MCP in
-# full on these classes: resources, prompts, the utilities, the server asking the client, Streamable HTTP.
+#   - the handshake (2024-11-05 to 2025-11-25): initialize, then notifications/initialized, then work;
+#   - per request (2026-07-28): no session; every request carries its protocol version and the client's
+#     capabilities in params._meta, so any server instance can answer it; server/discover says what is offered.
+# The core answers one message at a time, inline, with no thread. Part II (4+) builds MCP in full on these classes.
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError: data lists the versions we speak
@@ -2072,10 +2071,6 @@ def rpc_error(message_id: JSON, code: int, message: str, data: JSON = None) -> d
     return {"jsonrpc": "2.0", "id": message_id, "error": error}
 
 
-def _valid_id(message_id: JSON) -> bool:
-    return isinstance(message_id, str) or (isinstance(message_id, int) and not isinstance(message_id, bool))
-
-
 class MCPMethod(typing.NamedTuple):
     """One method a server answers: its handler, the capability it belongs to, the first revision that has it."""
 
@@ -2099,17 +2094,15 @@ class MCPCoreServer:
     """Serve a ToolRegistry over MCP's core: tools/list and tools/call, announced changes, both eras.
 
     Each connection is a session (`session(token)`); a transport only moves its messages (in process,
-    or newline-delimited over stdio: `serve_lines`). `set_registry` serves a new tool set and sends
-    notifications/tools/list_changed to every client that did the handshake (a per-request client has
-    no session to tell: it lists again when it likes).
-    Inbound auth, the idea: `tokens` maps each token to its scopes; read-only tools need tools:read,
-    the others tools:write; a tool a session may not call is neither listed nor called (FORBIDDEN),
-    and a refused token cannot initialize. tokens=None: no inbound auth (stdio, where the host
-    launched us). How a token travels (an HTTP header, its challenges) is part II's.
+    or over stdio: `serve_lines`). `set_registry` sends notifications/tools/list_changed to every
+    session of the handshake era (a per-request client has no session: it lists again when it likes).
+    Inbound auth: `tokens` maps each token to its scopes (None: no auth, as on stdio); a tool a token
+    may not call is neither listed nor called, and a refused token cannot initialize.
     """
 
     methods = CORE_METHODS
     modern_versions = MODERN_VERSIONS  # Part II's MCPServer speaks only the handshake era, until it serves all of 2026
+    session_class: type = None  # what session() opens: MCPCoreSession (set below it); Part II's, an MCPSession
 
     def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100,
@@ -2124,13 +2117,16 @@ class MCPCoreServer:
         (2026-07-28 delivers it on a subscriptions/listen stream, which the core leaves to a later part)."""
         return {"tools": {"listChanged": True} if version in MCP_VERSIONS else {}}
 
-    def offers(self, capability: str) -> bool:
-        """Say whether a method of this capability is served."""
-        return capability in self.capabilities(LATEST_VERSION)
+    def versions(self) -> list[str]:
+        """Return the revisions this server speaks, newest first."""
+        return [*reversed(self.modern_versions), *reversed(MCP_VERSIONS)]
 
     def session(self, token: str | None = None) -> "MCPCoreSession":
         """Open a connection for a client presenting this token (a refused one cannot initialize)."""
-        return self._opened(MCPCoreSession(self, self.scopes_for(token)))
+        session = self.session_class(self, self.scopes_for(token))
+        with self.lock:
+            self.sessions.append(session)
+        return session
 
     def scopes_for(self, token: str | None) -> set[str] | None:
         """Return the token's scopes (every scope when the server has no inbound auth), or None if it is refused."""
@@ -2141,11 +2137,6 @@ class MCPCoreServer:
             if hmac.compare_digest((token or "").encode(), known.encode()):
                 found = set(scopes)
         return found
-
-    def _opened(self, session: "MCPCoreSession") -> "MCPCoreSession":
-        with self.lock:
-            self.sessions.append(session)
-        return session
 
     def end_session(self, session: "MCPCoreSession") -> None:
         """Forget a session that ended: no more notifications."""
@@ -2189,11 +2180,8 @@ class MCPCoreServer:
 
 
 class MCPCoreSession:
-    """One client connection: the version it negotiated (handshake era) and how messages reach it.
-
-    The transport sets `sink(message, related_request_id) -> bool` to send a message now (a stdio
-    line); what it cannot send yet waits in `outbox` for the next reply.
-    """
+    """One client connection: the version it negotiated (handshake era) and the transport's
+    `sink(message, related_request_id) -> bool`, which sends a message to the client now."""
 
     def __init__(self, server: MCPCoreServer, scopes: set[str] | None):
         self.server, self.scopes = server, scopes
@@ -2202,30 +2190,15 @@ class MCPCoreSession:
         self.client_capabilities: dict = {}  # what the client declared (sampling, elicitation, ...)
         self.sink: typing.Callable[[dict, JSON], bool] | None = None
         self.pipe = False  # the sink carries every message, responses too, at any time (see attach)
-        self.outbox: list[dict] = []  # messages for the client, sent with the next reply
         self.closed = False
-        self.lock = threading.Lock()
 
     def send(self, message: dict, related: JSON = None, keep: bool = True) -> bool:
-        """Send a message to the client now if the transport can; else keep it for the next reply (keep=True)."""
-        if self.closed:
-            return False
-        if self.sink is not None and self.sink(message, related):
-            return True
-        if keep:
-            with self.lock:
-                self.outbox.append(message)
-        return False
+        """Send a message to the client now, through the transport's sink (Part II keeps what it cannot send)."""
+        return not self.closed and self.sink is not None and self.sink(message, related)
 
     def notify(self, method: str, params: dict | None = None, related: JSON = None) -> None:
-        """Send (or queue) a notification for the client."""
+        """Send a notification to the client."""
         self.send({"jsonrpc": "2.0", "method": method} | ({"params": params} if params else {}), related)
-
-    def take_outbox(self) -> list[dict]:
-        """Return and clear the queued messages."""
-        with self.lock:
-            out, self.outbox = self.outbox, []
-        return out
 
     def close(self) -> None:
         """End the session: no more messages."""
@@ -2237,11 +2210,8 @@ class MCPCoreSession:
 
     def handle_text(self, text: str | bytes) -> dict | list | None:
         """Answer one message given as JSON text: a response, or None for a notification."""
-        limit = self.server.max_message_bytes
-        size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limit else len(text.encode("utf-8"))
-        if size > limit:  # bytes, as on the wire: a str is measured in UTF-8 when it could be too long
-            raw = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
-            return too_large(raw[:PEEK_BYTES], raw[-PEEK_BYTES:], limit, f"{size:,} bytes")
+        if (refusal := oversized(text, self.server.max_message_bytes)) is not None:
+            return refusal
         try:
             message = tool_core.loads_strict(text.decode("utf-8") if isinstance(text, bytes) else text)
         except (ValueError, RecursionError) as exc:
@@ -2251,7 +2221,7 @@ class MCPCoreSession:
     def handle(self, message: JSON) -> dict | list | None:
         """Answer one decoded message: every request gets exactly one response with its id; notifications and
         responses get none. A request whose _meta names a protocol version is answered on its own (2026-07-28)."""
-        malformed = self.malformed(message)
+        malformed = jsonrpc_problem(message)
         if malformed is not None or "method" not in message:
             if malformed is None:
                 self._response(message)
@@ -2278,27 +2248,6 @@ class MCPCoreSession:
     def _reply(self, message_id: JSON, result: JSON) -> dict | None:
         return {"jsonrpc": "2.0", "id": message_id, "result": result}
 
-    @staticmethod
-    def malformed(message: JSON) -> dict | None:
-        """Return the error response for a message that is no JSON-RPC 2.0 request, notification or response; else None."""
-        if not isinstance(message, dict):
-            return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
-                                                    f"{tool_core.describe(message)}")
-        message_id = message.get("id")
-        reply_id = message_id if _valid_id(message_id) else None
-        if message.get("jsonrpc") != "2.0":
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
-        if "method" not in message:
-            if "id" in message and ("result" in message or "error" in message):
-                return None  # a response
-            return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
-        if not isinstance(message["method"], str):
-            return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
-        if "id" in message and not _valid_id(message_id):
-            return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
-                                                    "and the method a string")
-        return None
-
     def _response(self, message: dict) -> None:
         """A response from the client: the core never asks the client anything, so there is nothing to hand it to."""
 
@@ -2306,11 +2255,15 @@ class MCPCoreSession:
         if method == "notifications/initialized" and self.version is not None:
             self.initialized = True
 
-    def _dispatch(self, method: str, params: dict, request_id: JSON) -> JSON:
-        entry = self.server.methods.get(method)
-        if entry is None or (entry.capability and not self.server.offers(entry.capability)) or \
-                (method == "server/discover" and not self.server.modern_versions):
+    def _method(self, method: str, table: dict[str, MCPMethod]) -> MCPMethod:
+        entry = table.get(method)
+        if entry is None or (entry.capability and entry.capability not in self.server.capabilities(LATEST_VERSION)) \
+                or (method == "server/discover" and not self.server.modern_versions):
             raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")
+        return entry
+
+    def _dispatch(self, method: str, params: dict, request_id: JSON) -> JSON:
+        entry = self._method(method, self.server.methods)
         if method not in ("ping", "initialize", "server/discover") and self.version is None:
             raise RPCError(INVALID_REQUEST, f"Invalid request: {method} before initialize; send initialize first")
         if self.version is not None and self.version < entry.since:
@@ -2325,8 +2278,7 @@ class MCPCoreSession:
         version, capabilities = meta.get(META + "protocolVersion"), meta.get(META + "clientCapabilities")
         if version not in self.server.modern_versions:
             raise RPCError(UNSUPPORTED_VERSION, "Unsupported protocol version",
-                           {"supported": [*reversed(self.server.modern_versions), *reversed(MCP_VERSIONS)],
-                            "requested": version})
+                           {"supported": self.server.versions(), "requested": version})
         if not isinstance(capabilities, dict):
             raise RPCError(INVALID_PARAMS, f"Invalid params: _meta needs {META}clientCapabilities (an object) "
                                            "on every request of this revision")
@@ -2335,11 +2287,11 @@ class MCPCoreSession:
                                             "the version in _meta (server/discover says what this server offers)")
         one = MCPCoreSession(self.server, self.scopes)  # this request's own session: nothing carries over
         one.version, one.client_capabilities, one.sink = version, capabilities, self.sink
-        entry = CORE_METHODS.get(method)
-        if entry is None or (entry.capability and not self.server.offers(entry.capability)):
-            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method}")
-        result = entry.handler(one, params, request_id)
+        result = self._method(method, CORE_METHODS).handler(one, params, request_id)
         return {"resultType": "complete"} | result | {"_meta": {META + "serverInfo": self.server.info}}
+
+
+MCPCoreServer.session_class = MCPCoreSession
 
 
 @core_method("ping")
@@ -2368,14 +2320,13 @@ def _initialize(session: MCPCoreSession, params: dict, request_id: JSON) -> dict
 @core_method("server/discover")
 def _discover(session: MCPCoreSession, params: dict, request_id: JSON) -> dict:
     server = session.server
-    result = {"supportedVersions": [*reversed(server.modern_versions), *reversed(MCP_VERSIONS)],
-              "capabilities": server.capabilities(server.modern_versions[-1])}
+    result = {"supportedVersions": server.versions(), "capabilities": server.capabilities(server.modern_versions[-1])}
     return result | ({"instructions": server.instructions} if server.instructions else {})
 
 
 def listing(session: MCPCoreSession, params: dict, key: str, items: list, entry) -> dict:
-    """Answer one page of a list method: {key: [entry(item) ...], "nextCursor"?}. A cursor we did not issue is
-    -32602. Our cursors are plain offsets: opaque to the client, as the spec asks, but easy to read here."""
+    """Answer one page of a list method: {key: [entry(item) ...], "nextCursor"?}. Our cursors are offsets (opaque
+    to the client, as the spec asks); one we did not issue is -32602."""
     cursor = params.get("cursor")
     if cursor is not None and not (isinstance(cursor, str) and re.fullmatch(r"[0-9]{1,9}", cursor)
                                    and int(cursor) <= len(items)):
@@ -2445,11 +2396,7 @@ def serve_lines(server: MCPCoreServer, stdin=None, stdout=None) -> None:
 # message from it (a response, a notification, or a request for the host), or None when none came in time.
 
 class InProcess:
-    """A transport to a session in this process; messages still travel as JSON text, through a queue.
-
-    The core's session answers inline. In full (Part II), a call that may wait for the host runs on
-    the session's worker and answers through the queue when it is done.
-    """
+    """A transport to a session in this process; messages still travel as JSON text, through a queue."""
 
     def __init__(self, session: "MCPCoreSession"):
         import queue
@@ -2468,34 +2415,24 @@ class InProcess:
 
     def receive(self, timeout: float) -> str | None:
         """Return the next message from the session, or None after `timeout` seconds."""
-        return _next(self.inbox, timeout)
+        import queue
+        try:
+            return self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            return None
 
     def close(self) -> None:
         """End the session (its running calls are cancelled)."""
         self.session.server.end_session(self.session)
 
 
-def _next(inbox, timeout: float) -> str | None:
-    import queue
-    try:
-        item = inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait()
-    except queue.Empty:
-        return None
-    if isinstance(item, Exception):
-        raise item
-    return item
-
-
 class MCPCoreClient:
     """The host's side of one MCP connection, the core: say who it is, list the tools (pinning each), call one.
 
-    Two ways to say who it is: `initialize()`, the handshake (protocol_version up to 2025-11-25), or, with
-    protocol_version="2026-07-28", nothing up front: every request carries the version and the host's
-    capabilities in its _meta (`discover()` asks what the server offers). Every message sent and received is
-    kept as JSON text (`messages`), so a demo can count them, their tokens, and what they contain. Tool
-    definitions are untrusted input: each one is pinned (a SHA-256 of its JSON) at first sight, and a later
-    list with a changed definition is reported in `alerts` and the tool is withheld instead of silently used
-    (a "rug pull").
+    Who it is: `initialize()`, the handshake (up to 2025-11-25), or with protocol_version="2026-07-28"
+    nothing up front: every request's _meta carries it (`discover()` asks what the server offers). Every
+    message is kept as JSON text (`messages`). Tool definitions are untrusted: each is pinned (a SHA-256)
+    at first sight, and one that changes later is reported in `alerts` and withheld (a "rug pull").
     """
 
     def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
@@ -2547,13 +2484,12 @@ class MCPCoreClient:
             self._take(raw)
 
     def _answer(self, request: dict) -> None:
-        """Answer a request the server sent: ping, and what this host declared."""
+        """Answer a request the server sent: ping, and what this host declared (Part II's _serve)."""
         try:
-            reply = {"jsonrpc": "2.0", "id": request["id"], "result": self._serve(request["method"],
-                                                                                   request.get("params") or {})}
+            self._send({"jsonrpc": "2.0", "id": request["id"], "result": self._serve(request["method"],
+                                                                                      request.get("params") or {})})
         except RPCError as exc:
-            reply = rpc_error(request["id"], exc.code, exc.message)
-        self._send(reply)
+            self._send(rpc_error(request["id"], exc.code, exc.message))
 
     def _serve(self, method: str, params: dict) -> dict:
         if method == "ping":  # "the receiver MUST respond promptly"
@@ -2754,9 +2690,6 @@ class MCPServer(MCPCoreServer):
             offered["completions"] = {}
         return offered
 
-    def session(self, token: str | None = None) -> "MCPSession":
-        """Open a connection for a client presenting this bearer token (checked at initialize)."""
-        return self._opened(MCPSession(self, self.scopes_for(token)))
 
 
 class MCPSession(MCPCoreSession):
@@ -2766,6 +2699,8 @@ class MCPSession(MCPCoreSession):
 
     def __init__(self, server: MCPServer, scopes: set[str] | None):
         super().__init__(server, scopes)
+        self.lock = threading.Lock()
+        self.outbox: list[dict] = []  # messages the transport could not send yet (HTTP): they go with the next reply
         self.level, self.level_set = "info", False  # the lowest log level sent, and whether the client chose it
         self.subscriptions: set[str] = set()  # resource URIs the client asked to hear about
         self.closer: typing.Callable[[JSON], None] | None = None  # ends a request's stream early (HTTP only)
@@ -2774,6 +2709,21 @@ class MCPSession(MCPCoreSession):
         self.workers = None  # this session's thread pool, made at its first guarded call
         self.running = 0  # calls running on it now
         self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
+
+    def send(self, message: dict, related: JSON = None, keep: bool = True) -> bool:
+        """Send a message to the client now if the transport can; else keep it for the next reply (keep=True)."""
+        if super().send(message, related):
+            return True
+        if keep and not self.closed:
+            with self.lock:
+                self.outbox.append(message)
+        return False
+
+    def take_outbox(self) -> list[dict]:
+        """Return and clear the queued messages."""
+        with self.lock:
+            out, self.outbox = self.outbox, []
+        return out
 
     def ask(self, method: str, params: dict, related: JSON = None, call: "MCPCall | None" = None,
             timeout: float = 60.0) -> dict:
@@ -2963,6 +2913,9 @@ class MCPSession(MCPCoreSession):
             if call is not None:
                 call.cancel(params.get("reason"))
         # roots/list_changed and the rest need no action here
+
+
+MCPServer.session_class = MCPSession
 
 
 @mcp_method("tools/call", "tools")
@@ -4013,7 +3966,7 @@ class MCPHttpServer(LoopbackServer):
             message = tool_core.loads_strict(body.decode("utf-8"))
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             return _http_json(400, rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})"))
-        if not isinstance(message, list) and (malformed := MCPSession.malformed(message)) is not None:
+        if not isinstance(message, list) and (malformed := jsonrpc_problem(message)) is not None:
             return _http_json(400, malformed)  # the transport: input the server cannot accept is an HTTP error
         if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
             return self._initialize(message, token)
@@ -4247,6 +4200,18 @@ class MCPHttpServer(LoopbackServer):
 
 
 # --- 4e. The host side in full: a server launched on stdio, Streamable HTTP, and MCPClient with all it answers ---
+
+def _next(inbox, timeout: float) -> str | None:
+    """Return the next item of a queue within `timeout` seconds, or None; an exception put there is raised."""
+    import queue
+    try:
+        item = inbox.get(timeout=timeout) if timeout > 0 else inbox.get_nowait()
+    except queue.Empty:
+        return None
+    if isinstance(item, Exception):
+        raise item
+    return item
+
 
 class Stdio:
     """A transport to a server launched as a subprocess, speaking newline-delimited JSON on its stdio."""
@@ -8144,7 +8109,44 @@ def _dropped(connection) -> bool:
 _POOL = _Pool()
 
 
-# --- Appendix C. MCP messages too large to read (section 4; what the error can still say) ---
+# --- Appendix C. MCP messages that are no JSON-RPC 2.0, or too large to read (section 4) ---
+# What each check prevents: a message of another type, version or shape answered as if it were a request (or a
+# crash on it), an id echoed back that the client cannot match, and a message too large to hold in memory, whose
+# error can still name the request it answers.
+
+def jsonrpc_problem(message: JSON) -> dict | None:
+    """Return the error response for a message that is no JSON-RPC 2.0 request, notification or response; else None."""
+    if not isinstance(message, dict):
+        return rpc_error(None, INVALID_REQUEST, f"Invalid request: a message must be a JSON object, got "
+                                                f"{tool_core.describe(message)}")
+    message_id = message.get("id")
+    reply_id = message_id if _valid_id(message_id) else None
+    if message.get("jsonrpc") != "2.0":
+        return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
+    if "method" not in message:
+        if "id" in message and ("result" in message or "error" in message):
+            return None  # a response
+        return rpc_error(reply_id, INVALID_REQUEST, 'Invalid request: no "method"')
+    if not isinstance(message["method"], str):
+        return rpc_error(reply_id, INVALID_REQUEST, "Invalid request: the method must be a string")
+    if "id" in message and not _valid_id(message_id):
+        return rpc_error(None, INVALID_REQUEST, "Invalid request: the id must be a string or an integer "
+                                                "and the method a string")
+    return None
+
+
+def _valid_id(message_id: JSON) -> bool:
+    return isinstance(message_id, str) or (isinstance(message_id, int) and not isinstance(message_id, bool))
+
+
+def oversized(text: str | bytes, limit: int) -> dict | None:
+    """Return the error for a message over `limit` bytes as on the wire (a str measured in UTF-8), else None."""
+    size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limit else len(text.encode("utf-8"))
+    if size <= limit:
+        return None
+    raw = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+    return too_large(raw[:PEEK_BYTES], raw[-PEEK_BYTES:], limit, f"{size:,} bytes")
+
 
 PEEK_BYTES = 1024  # how much of an oversized message's start and end is searched for its id
 
