@@ -842,21 +842,78 @@ class Batches(WithServer):
 
 
 class WhoRunsACall(unittest.TestCase):
-    """Only a call that may talk to the host or has a deadline pays for a thread (issue 32): the rest run on the
-    thread that read them, as in the core; one with a deadline runs on a worker while the caller goes on."""
+    """A call pays for a thread only when it must (issue 32). Over stdio the reading thread runs each call itself and
+    hands the reading to a new thread when a call outlasts a few milliseconds; in process, a call with a deadline or
+    one that may talk to the host runs on a worker while the caller goes on; the rest run inline, as in the core."""
 
-    def test_over_stdio_a_call_without_deadline_or_talk_runs_on_the_reading_thread(self):
+    def test_over_stdio_a_quick_call_runs_on_the_reading_thread_deadline_or_not(self):
         ran_on = []
 
         def where() -> str:
             """Say which thread runs me."""
             ran_on.append(threading.current_thread())
             return "here"
-        server = MCPServer(ToolRegistry([tool_from_function(where, read_only=True)]), tool_timeout=None)
+        for timeout in (10.0, None):
+            with self.subTest(tool_timeout=timeout):
+                ran_on.clear()
+                server = MCPServer(ToolRegistry([tool_from_function(where, read_only=True)]), tool_timeout=timeout)
+                self.addCleanup(server.close)
+                lines = stdio_lines(server, [request("initialize", hello(), 1), request("tools/call", {"name": "where"}, 2)])
+                self.assertEqual([json.loads(line)["id"] for line in lines], [1, 2])
+                self.assertEqual(ran_on, [threading.current_thread()])  # stdio_lines reads on this thread
+
+    def test_over_stdio_a_call_that_waits_hands_the_reading_on(self):
+        """Each wait_for(n) returns only when the next line, set(n), has been read: ten hand-overs in a row, every
+        line answered exactly once (no deadline: the reading thread alone decides who reads)."""
+        events = [threading.Event() for _ in range(10)]
+
+        def wait_for(n: int) -> str:
+            """Wait until set(n) runs."""
+            return "opened" if events[n].wait(2) else "never opened"
+
+        def set_event(n: int) -> str:
+            """Open wait_for(n)."""
+            events[n].set()
+            return "set"
+        server = MCPServer(ToolRegistry([tool_from_function(wait_for, read_only=True),
+                                         tool_from_function(set_event, read_only=True)]), tool_timeout=None)
         self.addCleanup(server.close)
-        lines = stdio_lines(server, [request("initialize", hello(), 1), request("tools/call", {"name": "where"}, 2)])
-        self.assertEqual([json.loads(line)["id"] for line in lines], [1, 2])
-        self.assertEqual(ran_on, [threading.current_thread()])  # stdio_lines reads on this thread
+        self.addCleanup(lambda: [e.set() for e in events])
+        calls = [request("tools/call", {"name": name, "arguments": {"n": n}}, f"{name}-{n}")
+                 for n in range(10) for name in ("wait_for", "set_event")]
+        replies = [json.loads(line) for line in stdio_lines(server, [request("initialize", hello(), 0)] + calls)]
+        self.assertEqual(sorted(r["id"] for r in replies[1:]), sorted(c["id"] for c in calls))  # each once
+        texts = {r["id"]: r["result"]["content"][0]["text"] for r in replies[1:]}
+        self.assertEqual({texts[f"wait_for-{n}"] for n in range(10)}, {"opened"})
+
+    def test_over_stdio_a_call_the_reader_runs_still_meets_its_deadline(self):
+        """block runs on the reading thread that took over from this one (wait_for_first lent this one to its call),
+        blocks past its 0.05 s deadline, and the deadline answers for it."""
+        first, gate = threading.Event(), threading.Event()
+
+        def wait_for_first() -> str:
+            """Wait until open_first runs."""
+            return "opened" if first.wait(5) else "never opened"
+
+        def open_first() -> str:
+            """Open wait_for_first."""
+            first.set()
+            return "set"
+
+        def block() -> str:
+            """Wait until the test opens the gate."""
+            gate.wait(5)
+            return "late"
+        tools = [tool_from_function(f, read_only=True) for f in (wait_for_first, open_first, block)]
+        server = MCPServer(ToolRegistry(tools), tool_timeout=0.05)
+        self.addCleanup(server.close)
+        self.addCleanup(gate.set)  # block runs on a reading thread of serve_stdio's, never on this one
+        lines = [request("initialize", hello(), 0)] + [request("tools/call", {"name": name}, name)
+                                                       for name in ("wait_for_first", "open_first", "block")]
+        replies = {r["id"]: r["result"] for r in map(json.loads, stdio_lines(server, lines)) if r["id"] != 0}
+        self.assertEqual(set(replies), {"wait_for_first", "open_first", "block"})
+        self.assertTrue(replies["block"]["isError"])
+        self.assertIn("block did not finish within 0.05 s", replies["block"]["content"][0]["text"])
 
     def test_a_call_with_a_deadline_runs_on_a_worker_and_the_caller_goes_on(self):
         gate, started, ran_on = threading.Event(), threading.Event(), []
