@@ -26,10 +26,11 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      initialize handshake (to 2025-11-25) or, in 2026-07-28, in each request's _meta (server/discover,
      no session). In process, or over stdio with serve_lines; MCPCoreClient, the host side, pins every
      tool definition and reports a changed one (a rug pull). Part II (4+) extends those classes
-     (MCPServer, MCPSession, MCPClient; methods registered with mcp_method): sessions with workers of
-     their own, batches. 4a: resources (lists, reads, URI templates, subscriptions) and prompts. 4b: the
-     utilities (logging, progress, cancellation, completion) and what a result may hold (content
-     blocks, outputSchema). 4c: the server asking the client (sampling, elicitation). 4d: stdio
+     (MCPServer, MCPSession, MCPClient; methods registered with mcp_method): a per-call deadline
+     (Deadlines), workers for the calls that need them (over stdio the reader runs a call itself and
+     hands the reading on past 5 ms), batches. 4a: resources (lists, reads, URI templates,
+     subscriptions) and prompts. 4b: the utilities (logging, progress, cancellation, completion) and
+     what a result may hold (content blocks, outputSchema). 4c: the server asking the client (sampling, elicitation). 4d: stdio
      (`python3 interfaces.py serve`, which Claude Desktop, Claude Code or the official SDK client
      can launch) and Streamable HTTP on 127.0.0.1 (MCPHttpServer: sessions, version header, Origin
      and Host checks, a call's event stream, the GET stream, resumption); bearer tokens in HTTP
