@@ -11,9 +11,9 @@ Then: the same tool in each vendor's dialect with its token count, strict mode's
 Demo 3: generation 3, MCP. The generated tools behind an MCP server: the handshake, tools/list
         discovered at run time, the two kinds of error under two protocol revisions, and
         list_changed when the backend gains GET /health.
-Demo 4: inbound vs outbound auth over Streamable HTTP: no token, the agent's read-only token,
-        the admin token; the backend key counted in every message (0); a rug pull caught by
-        the host's pins.
+Demo 4: inbound vs outbound auth on MCP's core: no token, the agent's read-only token, the
+        admin token; the backend key counted in every message (0); a rug pull caught by the
+        host's pins.
 
 Real HTTP on 127.0.0.1 with ephemeral ports; every server is stopped before the script ends.
 Runs offline in well under a second. No randomness, so no --seed.

@@ -1255,7 +1255,7 @@ class Demos(unittest.TestCase):
                 self.assertEqual(int(re.search(pattern, self.mcp)[1]), count_tokens(text))
 
     def test_demo_auth_figures(self):
-        self.assertRegex(self.auth, r"(?m)^no token\s+-> HTTP 401: ")
+        self.assertRegex(self.auth, r"(?m)^no token\s+-> refused at initialize, error -32001: Unauthorized")
         agent = re.search(r"(?m)^agent token\s+-> tools/list: (\d+) \(([^)]*)\); make_digest: (.*)$", self.auth)
         admin = re.search(r"(?m)^admin token\s+-> tools/list: (\d+) \(([^)]*)\); make_digest: (.*)$", self.auth)
         self.assertEqual(agent.groups()[:2], ("2", "list_people, list_teams"))
@@ -1265,36 +1265,36 @@ class Demos(unittest.TestCase):
         alerts = re.findall(r"(?m)^  alert: (\w+):", self.auth)
         self.assertEqual(alerts, ["list_teams"])
         self.assertIn("keeps 2 tools (list_people, make_digest)", self.auth)
-        self.assertIn("list_changed announced: True", self.auth)  # from the GET stream: waited for, not raced
+        self.assertIn("list_changed announced: True", self.auth)  # sent to the session the moment it changed
 
     def test_demo_auth_leak_count(self):
         leaks, messages = map(int, re.search(r"the key appears (\d+) times in the (\d+) messages", self.auth).groups())
-        # hand count of messages: the anonymous initialize (1, refused with 401) + per token: initialize and its
-        # reply, notifications/initialized (202, no reply), tools/list and its reply, make_digest and its reply (7)
-        self.assertEqual(messages, 1 + 7 + 7)
+        # hand count of messages: the anonymous initialize and its error (2) + per token: initialize and its reply,
+        # notifications/initialized (no reply), tools/list and its reply, make_digest and its reply (7)
+        self.assertEqual(messages, 2 + 7 + 7)
         self.assertEqual(leaks, self.recount())
 
     def recount(self) -> int:
-        """Run the demo's exchanges ourselves over Streamable HTTP and count the backend key in every message."""
+        """Run the demo's exchanges ourselves (a server of the generated tools, in process, one session per token)
+        and count the backend key in every message."""
         with interfaces.CardinalServer() as backend:
-            server = interfaces.cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec,
-                                                    tokens={"r": {"tools:read"}, "w": {"tools:read", "tools:write"}})
-            with MCPHttpServer(server) as endpoint:
-                clients = [MCPClient(StreamableHTTP(endpoint.url, token)) for token in ("r", "w")]
-                for client in clients:
-                    self.addCleanup(client.close)
-                    client.initialize()
-                    client.list_tools()
-                    try:
-                        client.call_tool("make_digest", {"team": "firmware"})
-                    except RPCError:
-                        pass
-                messages = [text for client in clients for _, text in client.messages]
-                self.assertEqual(len(messages), 14)
-                self.assertEqual(len(backend.api.requests), 1)  # only the admin's make_digest reached the backend
-                found = sum(text.count(backend.api.token) for text in messages)
-                for client in clients:
-                    client.close()
+            tools = interfaces.cardinal_tools(backend.url, backend.api.token, backend.api.spec)
+            server = interfaces.MCPCoreServer(tools, tokens={"r": {"tools:read"}, "w": {"tools:read", "tools:write"}})
+            clients = [interfaces.MCPCoreClient(InProcess(server.session(token))) for token in ("r", "w")]
+            for client in clients:
+                self.addCleanup(client.close)
+                client.initialize()
+                client.list_tools()
+                try:
+                    client.call_tool("make_digest", {"team": "firmware"})
+                except RPCError:
+                    pass
+            messages = [text for client in clients for _, text in client.messages]
+            self.assertEqual(len(messages), 14)
+            self.assertEqual(len(backend.api.requests), 1)  # only the admin's make_digest reached the backend
+            found = sum(text.count(backend.api.token) for text in messages)
+            for client in clients:
+                client.close()
         return found
 
 

@@ -331,12 +331,24 @@ def part_two_functions(run) -> set[str]:
     return called
 
 
+def script_demos(script: str) -> list[str]:
+    """Name the interfaces demos a numbered script runs, as its source lists them."""
+    import re
+    return re.findall(r"interfaces\.(demo_\w+)", (ROOT / "scripts" / script).read_text(encoding="utf-8"))
+
+
 class OnlyTheCore(unittest.TestCase):
-    """The demos that use MCP without its other primitives teach it from part I alone: script 04's demo 3, script
-    09's host of four servers (trust table, shadowing, the lethal trifecta), script 11's four ways."""
+    """Script 04's demos 1 to 4 and every interfaces demo of scripts 09, 10 and 11 run on part I alone (issue 32):
+    MCP's core serves their tools, tokens and rug pulls; only script 04's demo 5 (resources, prompts, progress,
+    cancellation, the server asking back) needs part II."""
 
     def test_these_demos_run_no_part_two_function(self):
-        for demo in ("demo_mcp", "demo_trust_table", "demo_shadowing", "demo_trifecta", "demo_four_ways"):
+        demos = script_demos("04_interfaces.py")
+        self.assertEqual(demos[-1], "demo_primitives")  # demo 5, part II's
+        for script in ("09_design_and_trust.py", "10_under_the_hood.py", "11_code_and_skills.py"):
+            demos += script_demos(script)
+        self.assertEqual(len(demos), 6 + 8 + 3 + 2)
+        for demo in demos[:5] + demos[6:]:
             with self.subTest(demo):
                 self.assertEqual(part_two_functions(getattr(interfaces, demo)), set())
 
