@@ -26,7 +26,9 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      ScriptedLM and run_agent (model -> parse -> validate -> execute, read-only calls of one
      turn in parallel -> results appended -> model), with tool_choice.
   8-9. Orrin Grid, the demo tools; the demos behind scripts/03_harness.py: print_demos (every
-     script's layout, and --vs-handout's crosswalk with handout 001: HandoutFigure), then the demos.
+     script's layout, a note under each figure that differs from handout 001's, and --vs-handout's
+     crosswalk: HandoutFigure), then the demos. 9a: charts (Chart, an SVG writer) and every printed
+     table as CSV, for --svg DIR and --csv DIR.
      9b: scripts/10_under_the_hood.py's demo 3, parallel calls on a simulated clock, and invented_ids.
 
 What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
@@ -36,6 +38,7 @@ the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, r
 from __future__ import annotations
 
 import ast
+import contextvars
 import copy
 import difflib
 import functools
@@ -262,7 +265,9 @@ def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | 
             out.append("  ".join((c[k] if k < len(c) else "").ljust(s) for c, s in zip(row, sizes)).rstrip())
         if n == 0:
             out.append("  ".join("-" * s for s in sizes))
-    return Table("\n".join(out), headers, rows)
+    table = Table("\n".join(out), headers, rows)
+    _noted_table(table)  # for --csv (section 9a)
+    return table
 
 
 def dotted_name(node: ast.AST) -> tuple[str, bool]:
@@ -2266,26 +2271,82 @@ class HandoutFigure:
     closer: str = ""
 
     def find(self, output: str) -> str:
-        """Read this run's figure out of the demo's output (white space folded)."""
+        """Read this run's figure out of the demo's output (white space folded; the handout notes left out)."""
+        return " ".join(self._match(without_notes(output)).group(1).split())
+
+    def _match(self, output: str) -> re.Match:
         match = re.search(self.run, output, re.M)
         if match is None:
             raise ValueError(f"demo {self.demo} no longer prints {self.what!r} where /{self.run}/ looks for it")
-        return " ".join(match.group(1).split())
+        return match
+
+    def note(self) -> str:
+        """The line a demo prints under a figure that differs from the handout's: its value, why, and the knob.
+
+        Example: '  ^ handout 001 §7.3: 78.1% (success by final database state). Why: the seed draws the failures
+        (53/64 here, 50/64 in the handout). Closer: --seed 17: 50/64 = 78.1%.'
+        """
+        why = self.reason.split(";")[0].strip()
+        for cut in (" (", ": "):  # a long first clause loses its parenthesis, then what follows its colon
+            if len(why) > 110 and cut in why:
+                why = why.split(cut)[0]
+        closer = f" Closer: {self.closer.rstrip('.')}." if self.closer else ""
+        return f"{NOTE_MARK} {self.section}: {self.handout} ({self.what}). Why: {why}.{closer}"
 
 
 HANDOUT_HEADERS = ["script", "demo", "handout 001", "figure", "handout", "this run", "why they differ"]
+NOTE_MARK = "  ^ handout 001"  # how a note line under a figure starts (without_notes removes such lines)
+
+
+def without_notes(output: str) -> str:
+    """Remove the handout notes print_demos adds, leaving the demo's own text."""
+    return "\n".join(line for line in output.split("\n") if not line.startswith(NOTE_MARK))
+
+
+def with_notes(output: str, figures: list[HandoutFigure], tables: list[str] = ()) -> str:
+    """Put a note under every figure of this demo's output that differs from handout 001's (HandoutFigure.note).
+
+    The note goes on the line after the figure's; a figure inside one of `tables` (the tables the demo printed)
+    gets it after that table, so the table stays whole. Notes at one place keep the figures' order.
+    """
+    lines, notes = output.split("\n"), {}
+    spans = [(i, i + len(t)) for t in tables if (i := output.find(t)) >= 0]
+    for f in figures:
+        match = re.search(f.run, output, re.M)
+        if f.reason and match:  # the crosswalk says this run's figure differs from the handout's
+            where = match.start()
+            where = next((end for start, end in spans if start <= where < end), where)
+            notes.setdefault(output.count("\n", 0, where), []).append(f.note())
+    return "\n".join(line for i, text in enumerate(lines) for line in [text] + notes.get(i, []))
 
 
 def add_vs_handout(parser) -> None:
-    """Give a demo script's command line its --vs-handout [text|markdown] flag."""
+    """Give a demo script's command line the flags every script shares: --vs-handout [text|markdown], --svg DIR
+    and --csv DIR."""
     parser.add_argument("--vs-handout", nargs="?", const="text", choices=["text", "markdown"],
                         help="instead of the demos, print each figure handout 001 states beside this run's and why "
                              "they differ (markdown: the rows of README's table)")
+    parser.add_argument("--svg", metavar="DIR", help="also write the demos' charts into DIR as SVG files")
+    parser.add_argument("--csv", metavar="DIR", help="also write every table the demos print into DIR as CSV files")
 
 
-def vs_handout(style: str | None, script: str, figures: list[HandoutFigure]) -> tuple | None:
-    """What print_demos needs to print the crosswalk (None, the flag's absence: print the demos)."""
-    return None if style is None else (script, figures, style)
+@dataclass(frozen=True)
+class Run:
+    """How print_demos runs a script: its number, its handout figures, and what the command line asked for."""
+
+    script: str
+    figures: list[HandoutFigure]
+    style: str | None = None  # --vs-handout: "text" or "markdown"; None prints the demos
+    svg: str | None = None
+    csv: str | None = None
+
+
+def vs_handout(args, script: str, figures: list[HandoutFigure]) -> Run:
+    """What print_demos needs from the command line: args (parsed with add_vs_handout's flags) or --vs-handout's
+    value alone."""
+    if args is None or isinstance(args, str):
+        return Run(script, figures, args)
+    return Run(script, figures, args.vs_handout, getattr(args, "svg", None), getattr(args, "csv", None))
 
 
 def handout_rows(script: str, figures: list[HandoutFigure], outputs: dict[int, str]) -> list[list[str]]:
@@ -2302,32 +2363,66 @@ def readme_row(cells: list[str]) -> str:
     return "| " + " | ".join(c.replace("|", "\\|").replace("<", "&lt;") for c in cells) + " |"
 
 
-def print_demos(sections: list[tuple[str, Callable[[], str]]], handout: tuple | None = None) -> None:
-    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares; with
-    handout=vs_handout(...), print instead the crosswalk with handout 001: a table, or README's Markdown rows.
+def markdown_cells(row: str) -> list[str]:
+    """Read a readme_row back into its cells. Example: '| a | b \\| c |' -> ['a', 'b | c']"""
+    cells = re.split(r"(?<!\\) \| ", row.strip()[2:-2])
+    return [c.replace("\\|", "|").replace("&lt;", "<") for c in cells]
 
+
+def print_demos(sections: list[tuple[str, Callable[[], str]]], run: Run | None = None) -> None:
+    """Print each demo's output under an '=== title ===' banner, the layout every demo script shares.
+
+    With run=vs_handout(args, ...): under every figure that differs from handout 001's, a note saying the handout's
+    value and why (with_notes); --svg and --csv write the demos' charts and tables; --vs-handout prints instead
+    the crosswalk with handout 001, a table or README's Markdown rows.
     A reader that stops early (`| head`) ends the script quietly, with exit status 1, not with a traceback."""
+    run = run or Run("", [])
     try:
-        if handout is not None:
-            script, figures, style = handout
-            if not figures:  # nothing to compare: no demo needs computing
-                print(f"Handout 001 describes scripts 01 to 07; script {script} comes from lectures 002 and 003, so "
-                      "there is no figure of handout 001 to compare.")
-                return
-            outputs = {int(title.split(".")[0].split()[-1]) if title.startswith("Demo ") else 0: demo()
-                       for title, demo in sections}  # a section that is not 'Demo N.' is demo 0
-            rows = handout_rows(script, figures, outputs)
-            if style == "markdown":
-                print("\n".join([readme_row(HANDOUT_HEADERS), readme_row(["---"] * len(HANDOUT_HEADERS))]
-                                 + [readme_row(row) for row in rows]))
-            else:
-                print(format_table(HANDOUT_HEADERS[1:], [row[1:] for row in rows], [0, 0, 24, 24, 24, 40]))
+        if run.style is not None:
+            print_crosswalk(sections, run)
             return
+        for directory in (run.svg, run.csv):
+            if directory:
+                os.makedirs(directory, exist_ok=True)
+        written = []
         for i, (title, demo) in enumerate(sections):
             print(("\n" if i else "") + f"=== {title} ===\n", flush=True)  # a reader gone: stop before computing
-            print(demo(), flush=True)
+            number = banner_number(title)
+            collected: list = []
+            token = _COLLECTED.set(collected)
+            try:
+                text = demo()
+            finally:
+                _COLLECTED.reset(token)
+            figures = [f for f in run.figures if f.demo == number]
+            print(with_notes(text, figures, [t for t in collected if isinstance(t, Table)]), flush=True)
+            slug = f"demo{number}" if title.startswith("Demo ") else re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
+            written += write_outputs(collected, run.script, slug, run.svg, run.csv)
+        if run.svg or run.csv:
+            print(f"[{len(written)} file(s) written: {', '.join(os.path.basename(p) for p in written) or 'none'}]",
+                  file=sys.stderr)
     except BrokenPipeError:
         quiet_broken_pipe()
+
+
+def banner_number(title: str) -> int:
+    """The demo's number from its banner title ('Demo 3. ...' -> 3); a section that is not 'Demo N.' is demo 0."""
+    return int(title.split(".")[0].split()[-1]) if title.startswith("Demo ") else 0
+
+
+def print_crosswalk(sections: list[tuple[str, Callable[[], str]]], run: Run) -> None:
+    """Print --vs-handout's crosswalk: every figure of handout 001 beside this run's, as a table or Markdown rows."""
+    if not run.figures:  # nothing to compare: no demo needs computing
+        print(f"Handout 001 describes scripts 01 to 07; script {run.script} comes from lectures 002 and 003, so "
+              "there is no figure of handout 001 to compare.")
+        return
+    outputs = {banner_number(title): demo() for title, demo in sections}
+    rows = handout_rows(run.script, run.figures, outputs)
+    if run.style == "markdown":
+        print("\n".join([readme_row(HANDOUT_HEADERS), readme_row(["---"] * len(HANDOUT_HEADERS))]
+                         + [readme_row(row) for row in rows]))
+    else:
+        print(format_table(HANDOUT_HEADERS[1:], [row[1:] for row in rows], [0, 0, 24, 24, 24, 40]))
 
 
 def quiet_broken_pipe() -> typing.NoReturn:
@@ -2529,6 +2624,150 @@ HANDOUT_03: list[HandoutFigure] = [
                   "the same stand-in tokenizer and the lab's own tool descriptions; the rules cost 198 here against "
                   "about 105 implied by the handout (521 - 4 x 104)"),
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 9a. Charts and CSV files: the figures for slides, notebooks and spreadsheets ---
+# ---------------------------------------------------------------------------------------------
+# A demo that computes a figure worth seeing hands it to record(Chart(...)); every table it prints
+# (format_table) is noted the same way. print_demos then writes them with --svg DIR and --csv DIR.
+# Outside print_demos, record() only returns the chart: a demo computes and prints exactly as before.
+
+_COLLECTED: contextvars.ContextVar[list | None] = contextvars.ContextVar("collected", default=None)
+PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"]  # distinct in print and on screen
+
+
+@dataclass
+class Chart:
+    """Bars (grouped by category) or lines over categories: the computed values, labelled for a slide.
+
+    `series` holds (legend name, one value per category). `y_label` names the unit; `source` says
+    where the numbers come from (the script and demo). Each bar or point carries its exact value
+    (data-value), so a test can read the SVG back and compare.
+    """
+
+    name: str  # the file's stem, e.g. "06_pass_k"
+    title: str
+    x_label: str
+    y_label: str
+    categories: list[str]
+    series: list[tuple[str, list[float]]]
+    source: str
+    kind: Literal["bars", "lines"] = "bars"
+    y_max: float | None = None  # the axis's top (e.g. 1 for a share); None: from the data
+
+    def __post_init__(self):
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", self.name):
+            raise ValueError(f"chart name {self.name!r}: use letters, digits, _ and - (it becomes a file name)")
+        for label, values in self.series:
+            if len(values) != len(self.categories):
+                raise ValueError(f"series {label!r} has {len(values)} values for {len(self.categories)} categories")
+            if not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in values):
+                raise ValueError(f"series {label!r}: every value must be a finite number >= 0, got {values!r}")
+
+    def svg(self) -> str:
+        """Return the chart as a standalone SVG document (640 x 400, the fonts of the viewer)."""
+        return _svg(self)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def record(chart: Chart) -> Chart:
+    """Note a chart for print_demos' --svg (no effect outside print_demos); return it."""
+    collected = _COLLECTED.get()
+    if collected is not None:
+        collected.append(chart)
+    return chart
+
+
+def _noted_table(table: "Table") -> None:
+    collected = _COLLECTED.get()
+    if collected is not None:
+        collected.append(table)
+
+
+def _ticks(top: float) -> tuple[float, list[float]]:
+    """A 'nice' axis top (1, 2 or 5 times a power of ten, at least `top`) and its ticks, five steps."""
+    top = top if top > 0 else 1.0
+    step = 10 ** math.floor(math.log10(top / 5))
+    step = next(step * m for m in (1, 2, 2.5, 5, 10) if step * m * 5 >= top)
+    return step * 5, [step * i for i in range(6)]
+
+
+def _number(value: float) -> str:
+    """An axis or tooltip number: no trailing zeros, thousands grouped (0.5, 12, 1,323)."""
+    text = f"{value:,.4f}".rstrip("0").rstrip(".")
+    return text if text not in ("-0", "") else "0"
+
+
+def _svg(chart: Chart) -> str:
+    width, height, left, right, top, bottom = 640, 400, 70, 20, 50, 95
+    plot_w, plot_h = width - left - right, height - top - bottom
+    highest = max((v for _, values in chart.series for v in values), default=0)
+    y_top, ticks = _ticks(chart.y_max if chart.y_max is not None else highest)
+    y_of = lambda v: top + plot_h - plot_h * v / y_top  # noqa: E731 (a small local scale)
+    esc = lambda text: html.escape(str(text), quote=True)  # noqa: E731
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="sans-serif" font-size="12" data-chart="{esc(chart.name)}">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="{width / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">{esc(chart.title)}</text>']
+    for tick in ticks:  # the y axis: grid lines and their numbers
+        y = y_of(tick)
+        out += [f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>',
+                f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{esc(_number(tick))}</text>']
+    out += [f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
+            f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
+            f'<text transform="translate(16 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">'
+            f'{esc(chart.y_label)}</text>',
+            f'<text x="{left + plot_w / 2}" y="{top + plot_h + 38}" text-anchor="middle">{esc(chart.x_label)}</text>']
+    slot = plot_w / len(chart.categories)
+    for i, category in enumerate(chart.categories):  # the x axis: one slot per category
+        out.append(f'<text x="{left + slot * (i + 0.5):.1f}" y="{top + plot_h + 18}" text-anchor="middle">'
+                   f'{esc(category)}</text>')
+    for s, (label, values) in enumerate(chart.series):
+        color = PALETTE[s % len(PALETTE)]
+        if chart.kind == "lines":
+            points = [(left + slot * (i + 0.5), y_of(v)) for i, v in enumerate(values)]
+            out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" '
+                       f'points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}"/>')
+        bar_w = slot * 0.8 / len(chart.series)
+        for i, (category, value) in enumerate(zip(chart.categories, values)):
+            data = (f'data-series="{esc(label)}" data-category="{esc(category)}" data-value="{value!r}"'
+                    f'><title>{esc(label)}, {esc(category)}: {esc(_number(value))}</title>')
+            if chart.kind == "lines":
+                out.append(f'<circle cx="{left + slot * (i + 0.5):.1f}" cy="{y_of(value):.1f}" r="4" fill="{color}" '
+                           f'{data}</circle>')
+            else:
+                x, y = left + slot * i + slot * 0.1 + bar_w * s, y_of(value)
+                out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{top + plot_h - y:.1f}" '
+                           f'fill="{color}" {data}</rect>')
+    for s, (label, _) in enumerate(chart.series):  # the legend, under the axis title
+        x = left + 150 * s
+        out += [f'<rect x="{x}" y="{height - 42}" width="12" height="12" fill="{PALETTE[s % len(PALETTE)]}"/>',
+                f'<text x="{x + 16}" y="{height - 32}">{esc(label)}</text>']
+    out += [f'<text x="{left}" y="{height - 10}" font-size="10" fill="#555">Source: {esc(chart.source)}</text>',
+            "</svg>"]
+    return "\n".join(out) + "\n"
+
+
+def write_outputs(collected: list, script: str, slug: str, svg_dir: str | None, csv_dir: str | None) -> list[str]:
+    """Write a demo's charts as SVG and its tables as CSV (a header row, then the rows); return the paths."""
+    import csv
+    written = []
+    if svg_dir:
+        for chart in (c for c in collected if isinstance(c, Chart)):
+            path = os.path.join(svg_dir, f"{chart.name}.svg")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(chart.svg())
+            written.append(path)
+    if csv_dir:
+        for n, table in enumerate((t for t in collected if isinstance(t, Table)), 1):
+            path = os.path.join(csv_dir, f"{script}_{slug}_table{n}.csv")
+            with open(path, "w", encoding="utf-8", newline="") as out:
+                csv.writer(out).writerows([table.headers] + table.rows)
+            written.append(path)
+    return written
 
 
 # --- 9b. The demo of scripts/10_under_the_hood.py here: parallel calls (one turn or four; dependent calls) ---

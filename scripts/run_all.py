@@ -1,7 +1,7 @@
 """Run every numbered demo script (scripts/NN_*.py) in order, each under a header.
 
 Exits non-zero if any script fails. Works from any working directory; offline, no API key.
-Usage: python3 scripts/run_all.py [--list]
+Usage: python3 scripts/run_all.py [--list] [--svg DIR] [--csv DIR] | --vs-handout [text|markdown] [--all]
 """
 import argparse
 import os
@@ -21,30 +21,27 @@ def numbered_scripts() -> list[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="only list the scripts that would run")
-    parser.add_argument("--vs-handout", action="store_true",
-                        help="print README's table 'Where a run differs from handout 001': every script's "
-                             "--vs-handout markdown rows under one header")
+    parser.add_argument("--vs-handout", nargs="?", const="text", choices=["text", "markdown"],
+                        help="instead of the demos, list every figure handout 001 states that this run prints "
+                             "differently, with why: a table (text), or README's Markdown rows (markdown)")
+    parser.add_argument("--all", action="store_true", help="with --vs-handout: the figures that agree too")
+    parser.add_argument("--svg", metavar="DIR", help="also write every script's charts into DIR as SVG files")
+    parser.add_argument("--csv", metavar="DIR", help="also write every table the scripts print into DIR as CSV files")
     args = parser.parse_args()
-    failed = []
     if args.vs_handout:
-        header: list[str] = []
-        for script in numbered_scripts():
-            done = subprocess.run([sys.executable, str(script), "--vs-handout", "markdown"], cwd=HERE.parent,
-                                  capture_output=True, text=True)
-            if done.returncode:
-                failed.append(script.name)
-                print(done.stderr, file=sys.stderr)
-            rows = [line for line in done.stdout.splitlines() if line.startswith("|")]
-            print("\n".join(rows if not header else rows[2:]))
-            header = header or rows[:2]
-        return 1 if failed else 0
+        code, text = crosswalk(args.vs_handout, args.all)
+        print(text)
+        return code
+    failed = []
+    extra = [flag for name in ("svg", "csv") if getattr(args, name) for flag in (f"--{name}",
+                                                                                   os.path.abspath(getattr(args, name)))]
     for script in numbered_scripts():
         if args.list:
             print(script.name)
             continue
         print(f"\n{'#' * 100}\n# {script.name}\n{'#' * 100}\n", flush=True)
         began = time.perf_counter()
-        code = subprocess.call([sys.executable, str(script)], cwd=HERE.parent)
+        code = subprocess.call([sys.executable, str(script), *extra], cwd=HERE.parent)
         if code:
             failed.append(script.name)
             print(f"\n!! {script.name} exited with status {code}", flush=True)
@@ -52,6 +49,37 @@ def main() -> int:
     if failed:
         print(f"\n{len(failed)} script(s) failed: {', '.join(failed)}")
     return 1 if failed else 0
+
+
+def crosswalk(style: str, every_row: bool, markdown_rows=None) -> tuple[int, str]:
+    """The crosswalk with handout 001 of scripts 01 to 07 (each script's --vs-handout markdown rows): the rows that
+    differ, or every row; as a text table, or as README's Markdown table. Return the exit status and the text.
+
+    markdown_rows(script) -> (exit status, its rows) runs the script (a test hands in the rows it already has)."""
+    sys.path.insert(0, str(HERE.parent))
+    import tool_core
+    header, rows, failed = [], [], []
+    for script in numbered_scripts():
+        code, lines = (markdown_rows or _markdown_rows)(script)
+        if code:
+            failed.append(script.name)
+        header = header or lines[:2]
+        rows += [line for line in lines[2:] if every_row or not line.endswith("| the same |")]
+    if style == "markdown":
+        return 1 if failed else 0, "\n".join(header + rows)
+    table = tool_core.format_table(tool_core.HANDOUT_HEADERS, [tool_core.markdown_cells(line) for line in rows],
+                                   [0, 0, 0, 22, 16, 16, 34])
+    return 1 if failed else 0, (f"{table}\n\n{len(rows)} figures of handout 001" + (
+        " in all" if every_row else " that this run prints differently (--all: every figure)")
+        + "; --vs-handout markdown --all prints README's table.")
+
+
+def _markdown_rows(script: Path) -> tuple[int, list[str]]:
+    done = subprocess.run([sys.executable, str(script), "--vs-handout", "markdown"], cwd=HERE.parent,
+                          capture_output=True, text=True)
+    if done.returncode:
+        print(done.stderr, file=sys.stderr)
+    return done.returncode, [line for line in done.stdout.splitlines() if line.startswith("|")]
 
 
 if __name__ == "__main__":

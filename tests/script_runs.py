@@ -268,9 +268,14 @@ def command(*argv: str, cwd: Path = ROOT, env: dict | None = None, closed_stdout
     return _wait(key)
 
 
-def sections(out: str) -> dict[str, str]:
+def sections(out: str, notes: bool = False) -> dict[str, str]:
     """A demo script's stdout as {title: body}, undoing tool_core.print_demos: '=== title ===', a blank line, the
-    body, and a blank line before the next banner."""
+    body, and a blank line before the next banner; without the handout notes print_demos adds (notes=True keeps
+    them)."""
+    if not notes:
+        sys.path.insert(0, str(ROOT))
+        from tool_core import without_notes
+        out = without_notes(out)
     parts = re.split(r"(?m)^=== (.*) ===\n\n", out)
     if parts[0]:
         raise ValueError(f"text before the first banner: {parts[0][:80]!r}")

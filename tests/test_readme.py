@@ -115,7 +115,7 @@ class HandoutDifferences(unittest.TestCase):
         for number, figures in self.figures.items():
             expected += [tool_core.readme_row(row) for row in
                          tool_core.handout_rows(number, figures, self.outputs(number))]
-        self.assertEqual(self.lines, expected)  # regenerate with: python3 scripts/run_all.py --vs-handout
+        self.assertEqual(self.lines, expected)  # regenerate: python3 scripts/run_all.py --vs-handout markdown --all
 
     def test_every_figure_the_handout_states_and_a_demo_computes_is_there(self):
         listed = {(number, f.demo, f.section, f.handout) for number, fs in self.figures.items() for f in fs}

@@ -952,7 +952,7 @@ class DemoHalved(unittest.TestCase):
 # --- 11. scripts/06_evaluation.py -----------------------------------------------------------------
 
 def sections(out: str) -> dict[str, str]:
-    parts = re.split(r"(?m)^=== (Demo \d)\. .* ===$", out)
+    parts = re.split(r"(?m)^=== (Demo \d)\. .* ===$", tool_core.without_notes(out))
     return dict(zip(parts[1::2], parts[2::2]))
 
 
