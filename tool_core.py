@@ -2666,7 +2666,7 @@ class Chart:
                 raise ValueError(f"series {label!r}: every value must be a finite number >= 0, got {values!r}")
 
     def svg(self) -> str:
-        """Return the chart as a standalone SVG document (640 x 400, the fonts of the viewer)."""
+        """Return the chart as a standalone SVG document (640 x 420, the fonts of the viewer)."""
         return _svg(self)
 
     def _repr_svg_(self) -> str:
@@ -2702,7 +2702,7 @@ def _number(value: float) -> str:
 
 
 def _svg(chart: Chart) -> str:
-    width, height, left, right, top, bottom = 640, 400, 70, 20, 50, 95
+    width, height, left, right, top, bottom = 640, 420, 70, 20, 50, 115
     plot_w, plot_h = width - left - right, height - top - bottom
     highest = max((v for _, values in chart.series for v in values), default=0)
     y_top, ticks = _ticks(chart.y_max if chart.y_max is not None else highest)
@@ -2720,7 +2720,7 @@ def _svg(chart: Chart) -> str:
             f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="black"/>',
             f'<text transform="translate(16 {top + plot_h / 2}) rotate(-90)" text-anchor="middle">'
             f'{esc(chart.y_label)}</text>',
-            f'<text x="{left + plot_w / 2}" y="{top + plot_h + 38}" text-anchor="middle">{esc(chart.x_label)}</text>']
+            f'<text x="{left + plot_w / 2}" y="{top + plot_h + 36}" text-anchor="middle">{esc(chart.x_label)}</text>']
     slot = plot_w / len(chart.categories)
     for i, category in enumerate(chart.categories):  # the x axis: one slot per category
         out.append(f'<text x="{left + slot * (i + 0.5):.1f}" y="{top + plot_h + 18}" text-anchor="middle">'
@@ -2742,10 +2742,13 @@ def _svg(chart: Chart) -> str:
                 x, y = left + slot * i + slot * 0.1 + bar_w * s, y_of(value)
                 out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{top + plot_h - y:.1f}" '
                            f'fill="{color}" {data}</rect>')
-    for s, (label, _) in enumerate(chart.series):  # the legend, under the axis title
-        x = left + 150 * s
-        out += [f'<rect x="{x}" y="{height - 42}" width="12" height="12" fill="{PALETTE[s % len(PALETTE)]}"/>',
-                f'<text x="{x + 16}" y="{height - 32}">{esc(label)}</text>']
+    x, y = left, top + plot_h + 50
+    for s, (label, _) in enumerate(chart.series):  # the legend, under the axis title, wrapped to the width
+        if x > left and x + 30 + 7 * len(label) > width - right:
+            x, y = left, y + 18
+        out += [f'<rect x="{x}" y="{y}" width="12" height="12" fill="{PALETTE[s % len(PALETTE)]}"/>',
+                f'<text x="{x + 16}" y="{y + 10}">{esc(label)}</text>']
+        x += 30 + 7 * len(label)
     out += [f'<text x="{left}" y="{height - 10}" font-size="10" fill="#555">Source: {esc(chart.source)}</text>',
             "</svg>"]
     return "\n".join(out) + "\n"

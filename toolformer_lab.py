@@ -1244,13 +1244,20 @@ def demo_cant_compute(seed: int = 0, per_size: int = 300, tests: int = 40) -> st
     def answer(prompt: list[str]) -> str:
         return lm.most_likely(prompt, exclude=frozenset({EOS}))  # read a number, not the end of the sentence
 
-    rows = []
+    rows, memory, calculator = [], [], []
     for d in (1, 2, 3):
         probe = multiplication_problems(seed + 1000 + d, tests, (d,))
         right = sum(answer(times_sentence(a, b)[:4]) == str(a * b) for a, b in probe)
         exact = sum(tool_core.calculate(f"{a} * {b}") == a * b for a, b in probe)
         rows.append([f"{d} x {d} digits", len(probe), sum(p in seen for p in probe), f"{right / len(probe):.0%}",
                      f"{exact / len(probe):.0%}"])
+        memory.append(100 * right / len(probe))
+        calculator.append(100 * exact / len(probe))
+    tool_core.record(tool_core.Chart(
+        "01_accuracy_by_digits", "Multiplication: a 5-gram model's memory vs a calculator", "problem size",
+        f"% of {tests} fresh problems answered right", [row[0] for row in rows],
+        [("5-gram model", memory), ("calculate", calculator)],
+        f"scripts/01_why_tools.py, demo 1 (seed {seed}): toolformer_lab.demo_cant_compute", y_max=100))
     recited = next((a, b) for a, b in train if a > 9)
     question = ["32", "times", "34", "is"]
     dist = lm.distribution(question)
@@ -1454,6 +1461,13 @@ def demo_threshold_sweep(run: ToolformerRun) -> str:
     top = max(plain, key=lambda c: c.gain)
     text = run.texts[top.text].tokens
     content_top = max(c.gain for c in run.candidates if run.texts[c.text].kind == "plain")
+    kept = [keep(run.candidates, tau) for tau in TAUS]
+    tool_core.record(tool_core.Chart(
+        "02_threshold_sweep", "Toolformer's filter: calls kept as the threshold tau grows", "threshold tau",
+        "calls kept (of the rules' candidates)", ["no filter" if tau is None else f"{tau:g}" for tau in TAUS],
+        [("right calls", [sum(c.gold for c in k) for k in kept]), ("useless calls", [sum(not c.gold for c in k)
+                                                                                     for k in kept])],
+        f"scripts/02_toolformer.py, demo 2 (seed {run.seed}): toolformer_lab.keep over the candidates"))
     return "\n".join([
         f"{len(run.texts)} texts, {len(run.candidates)} candidates written by rules (the paper samples them from the "
         f"model), all executed; {sum(c.gold for c in run.candidates)} are right.",
@@ -2797,6 +2811,16 @@ def demo_free_vs_masked(lab: ConstrainedLab, samples: int = 150) -> str:
             row += [_percent(sum(not p or p[0].startswith("schema") for p in mine), len(mine)),
                     _percent(mine.count([]), len(mine))]
         rows.append(row)
+    share = {(masked, strict): [100 * sum(not p or (not strict and p[0].startswith("schema"))
+                                          for g, p in graded[masked] if tool in (g.tool, "all"))
+                                / sum(tool in (g.tool, "all") for g, _ in graded[masked]) for tool in [*lab.tools, "all"]]
+             for masked in (False, True) for strict in (False, True)}
+    tool_core.record(tool_core.Chart(
+        "08_free_vs_masked", "Sampled tool calls that parse and validate, without and with the mask", "tool",
+        f"% of the tool's calls ({samples} in all)", [*lab.tools, "all"],
+        [("free: valid JSON", share[False, False]), ("free: schema-valid", share[False, True]),
+         ("masked: valid JSON", share[True, False]), ("masked: schema-valid", share[True, True])],
+        f"scripts/08_constrained_decoding.py, demo 1: toolformer_lab.demo_free_vs_masked (seed {lab.seed})", y_max=100))
     kinds, example = Counter(), {}
     for g, problems in graded[False]:
         kinds.update(problems)

@@ -26,7 +26,7 @@ def main() -> None:
     sections = [("Demo 1. Can't compute: multiplication from memory", lambda: toolformer_lab.demo_cant_compute(args.seed)),
                 ("Demo 2. Hasn't seen, can't reach: 2024 text in 2026", toolformer_lab.demo_cant_see),
                 ("Demo 3. A tool call: calculate(17423 * 892) through the loop", toolformer_lab.demo_calculator_loop)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "01", toolformer_lab.HANDOUT_01))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "01", toolformer_lab.HANDOUT_01))
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ def main() -> None:
                 ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken),
                 ("Demo 5. Tool use at inference time: decoding with the tools, and ToolkenGPT's tool mode",
                  lambda: toolformer_lab.demo_tool_use(run, args.tau))]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "02", toolformer_lab.HANDOUT_02))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "02", toolformer_lab.HANDOUT_02))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ def main() -> None:
                 ("Demo 2. Twelve model outputs, two parsers", tool_core.demo_parsers),
                 ("Demo 3. The loop: parallel calls, relevance, correction", tool_core.demo_loop),
                 ("What the tools cost in the prompt", tool_core.demo_prompt_cost)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "03", tool_core.HANDOUT_03))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "03", tool_core.HANDOUT_03))
 
 
 if __name__ == "__main__":

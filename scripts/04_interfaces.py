@@ -40,7 +40,7 @@ def main() -> None:
                 ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth),
                 ("Demo 5. Tools, resources, prompts: who controls each; the server asking back",
                  interfaces.demo_primitives)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "04", interfaces.HANDOUT_04))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "04", interfaces.HANDOUT_04))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def main() -> None:
                 ("Demo 5. Deferred loading: search for tools, then call them", lambda: tool_catalog.demo_deferred(args.seed))]
     if args.scale:
         sections.append(("BM25 at scale (timings vary by machine)", tool_catalog.scale_figures))
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "05", tool_catalog.HANDOUT_05))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "05", tool_catalog.HANDOUT_05))
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ def main() -> None:
         ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed)),
         ("Demo 5. ToolBench: solution paths by chain and by depth-first search, and ToolEval",
          lambda: tool_catalog.demo_toolbench(seed))],
-        tool_core.vs_handout(args.vs_handout, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
+        tool_core.vs_handout(args, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
 
 
 if __name__ == "__main__":

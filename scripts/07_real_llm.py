@@ -82,7 +82,7 @@ def main() -> int:
     try:
         tool_core.print_demos([("The nine BFCL questions, graded",
                                 lambda: bfcl_lab.demo_real(backend, dialect, choice, parallel))],
-                              tool_core.vs_handout(args.vs_handout, "07", bfcl_lab.HANDOUT_07))
+                              tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -36,7 +36,7 @@ def main() -> None:
                 ("Demo 4. One masked step", lambda: toolformer_lab.demo_mask_step(lab)),
                 ("Demo 5. What a mask costs, three ways", lambda: toolformer_lab.demo_mask_cost(lab, args.timings)),
                 ("Demo 6. What masking does not give", lambda: toolformer_lab.demo_what_masking_misses(lab))]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "08", []))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "08", []))
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ def main() -> None:
                 ("Demo 6. The shadowing attack, in full", interfaces.demo_shadowing),
                 ("Demo 7. The lethal trifecta: remove one leg", interfaces.demo_trifecta),
                 ("Demo 8. Bad input: huge, invisible, forged, not UTF-8", interfaces.demo_bad_input)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "09", []))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "09", []))
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def main() -> None:
                 ("Demo 3. One turn or four; calls that cannot share a turn", tool_core.demo_parallel_turns),
                 ("Demo 4. The coupling rule: every call answered by its id, in the next message",
                  interfaces.demo_coupling)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "10", []))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "10", []))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def main() -> None:
     sections = [("Demo 1. Code as a tool: one program instead of a call per turn", interfaces.demo_code_as_a_tool),
                 ("Demo 2. Four ways to give a capability: the shell, MCP, a skill, the app's own tool",
                  interfaces.demo_four_ways)]
-    tool_core.print_demos(sections, tool_core.vs_handout(args.vs_handout, "11", []))
+    tool_core.print_demos(sections, tool_core.vs_handout(args, "11", []))
 
 
 if __name__ == "__main__":
