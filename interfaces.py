@@ -6361,6 +6361,11 @@ def demo_tool_results() -> str:
     kept = sum(i in concise for i in ids)
     sample = json.dumps(entries[0], ensure_ascii=False)
     lines = concise.splitlines()
+    tool_core.record(tool_core.Chart(
+        "09_result_tokens", "What a search result costs in the context", "result of arxiv_search",
+        "tokens (count_tokens)", ["raw feed", "concise listing"],
+        [("tokens", [count_tokens(raw), count_tokens(concise)])],
+        f"scripts/09_design_and_trust.py, demo 2: interfaces.demo_tool_results, {len(entries)} papers"))
     return "\n".join([
         f'Version 1, arxiv_search("constrained decoding"): the raw feed, {feed["feed"]["totalResults"]} found, '
         f"{len(entries)} entries of {len(entries[0])} fields; the first entry starts:",
@@ -7769,6 +7774,12 @@ def demo_four_ways() -> str:
     with tempfile.TemporaryDirectory() as root:
         f = four_ways(root)
     b, a, e = f["before"], f["after"], f["exposed"]
+    tool_core.record(tool_core.Chart(
+        "11_four_ways_tokens", "One capability given four ways: tokens in the context", "way",
+        "tokens (count_tokens)", ["CLI", "MCP server", "skill", "app's own tool"],
+        [("before use", [b[w] for w in ("cli", "mcp", "skill", "app")]),
+         ("after one use", [a[w] for w in ("cli", "mcp", "skill", "app")])],
+        "scripts/11_code_and_skills.py, demo 2: interfaces.demo_four_ways"))
     hide = lambda c: c.replace(f["sink"], "<attacker>").replace(PAPERS_KEY, "<the key>")  # noqa: E731
     shell_can = f"run {', '.join(SHELL_COMMANDS)} with it: print it, send it wherever curl reaches"
     rows = [["CLI (run_command + curl)", b["cli"], a["cli"], "the agent's shell ($PAPERS_KEY)", shell_can],

@@ -756,6 +756,14 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
     refusal = runs["T5"]
     done_wrong = sum(t.said_done and any(c.ok and c.name == "issue_credit" for c in t.transcript.calls)
                      for t in refusal)
+    ks = range(1, min(len(ts) for ts in runs.values()) + 1)
+    tool_core.record(tool_core.Chart(
+        "06_pass_k", "Reliable every time vs capable at least once", "k (trials)",
+        f"mean over the {len(TASKS)} tasks (0 to 1)", [str(k) for k in ks],
+        [("pass^k: all k trials succeed", [float(mean_estimate(runs, k, pass_hat_k)) for k in ks]),
+         ("pass@k: at least one succeeds", [float(mean_estimate(runs, k, pass_at_k)) for k in ks])],
+        f"scripts/06_evaluation.py, demo 2 (seed {seed}): service_env.mean_estimate over {trials} trials per task",
+        kind="lines", y_max=1))
     return "\n".join([
         f"The agent has {len(service_registry(ServiceDB()).names())} tools; its system prompt opens with the policy "
         f"the grader holds it to, {len(POLICY.splitlines()) - 1} rules (each task tests one):",
@@ -833,11 +841,16 @@ def _mode_count(mode: str, runs: dict[str, list[Trial]]) -> str:
 @tool_core.preformatted
 def demo_halved(seed: int = 0, trials: int = DEMO4_TRIALS) -> str:
     """Halve every failure rate: pass^k moves, pass@k barely can; and how many trials a pass^8 estimate needs."""
-    rows = []
+    rows, series = [], []
     for label, factor in (("as before", 1.0), ("every rate halved", 0.5)):
         runs = _runs(seed, trials, factor)
-        rows.append([label, f"{mean_estimate(runs, 1, pass_at_k):.2f}", f"{mean_estimate(runs, 8, pass_hat_k):.2f}",
-                     f"{mean_estimate(runs, 4, pass_at_k):.2f}"])
+        figures = [mean_estimate(runs, 1, pass_at_k), mean_estimate(runs, 8, pass_hat_k), mean_estimate(runs, 4, pass_at_k)]
+        rows.append([label, *(f"{f:.2f}" for f in figures)])
+        series.append((label, [float(f) for f in figures]))
+    tool_core.record(tool_core.Chart(
+        "06_halved_failures", "Every failure rate halved: pass^8 moves, pass@4 cannot", "estimate",
+        f"mean over the {len(TASKS)} tasks (0 to 1)", ["pass@1", "pass^8", "pass@4"], series,
+        f"scripts/06_evaluation.py, demo 4 (seed {seed}): service_env.demo_halved, {trials} trials per task", y_max=1))
     spread = [[n, f"{_spread(0.9, n, 8):.2f}"] for n in (8, 16, 32, 64)]
     before = mean_estimate(_runs(seed, 8), 1, pass_at_k)
     return "\n".join([

@@ -788,7 +788,7 @@ def demo_all_in_context(seed: int = 0) -> str:
     requests = catalog_requests(catalog, seed)
     by_name = {c.tool.name: c for c in catalog}
     counts = tool_token_counts([c.tool for c in catalog])
-    rows = []
+    rows, accuracy, tokens = [], [], []
     for size in (10, 30, 75, 150):
         rng = random.Random(seed + size)
         views = []
@@ -798,6 +798,16 @@ def demo_all_in_context(seed: int = 0) -> str:
         got = _evaluate(requests, views, ToyCaller(seed=seed), names, counts)
         rows.append([size, f"{got['correct'] / len(requests):.0%}", got["wrong_tool"], f"{got['tokens']:,.0f}",
                      f"{5 * got['tokens']:,.0f}"])
+        accuracy.append(100 * got["correct"] / len(requests))
+        tokens.append(got["tokens"])
+    source = f"scripts/05_many_tools.py, demo 2 (seed {seed}): tool_catalog.demo_all_in_context, {len(requests)} requests"
+    sizes = [str(size) for size, *_ in rows]
+    tool_core.record(tool_core.Chart("05_accuracy_by_tools", "The right tool picked, as more tools sit in context",
+                                     "tools in context", "% of requests answered with the right tool", sizes,
+                                     [("accuracy", accuracy)], source, kind="lines", y_max=100))
+    tool_core.record(tool_core.Chart("05_tokens_by_tools", "Tokens of tool definitions sent with every request",
+                                     "tools in context", "tokens per request (count_tokens)", sizes,
+                                     [("tokens per request", tokens)], source))
     return "\n".join([
         f"{len(requests)} requests; the right tool is always in context. {KNOBS}.",
         format_table(["tools in context", "accuracy", "wrong tool", "tokens per request", "5-step task"], rows),
@@ -828,6 +838,12 @@ def demo_retrieval(seed: int = 0) -> str:
     zero = row("zero-shot (no tools)", [[] for _ in requests], ToyCaller(seed=seed))
     rat = row("RAT, BM25 top 3", [ranked[r.text][:3] for r in requests], ToyCaller(seed=seed, rat=True))
     k3 = results[3]
+    tool_core.record(tool_core.Chart(
+        "05_recall_at_k", "BM25 recall: is the right tool among the top k?", "k (tools retrieved)",
+        "% of requests whose tool is in the top k", [str(k) for k in results],
+        [("original wording", [100 * got["recall_orig"] for got in results.values()]),
+         ("paraphrased", [100 * got["recall_para"] for got in results.values()])],
+        f"scripts/05_many_tools.py, demo 3 (seed {seed}): tool_catalog.demo_retrieval", kind="lines", y_max=100))
     missed = [r for r in requests if r.paraphrased and all(c.tool.name != r.tool for c in ranked[r.text][:3])]
     return "\n".join([
         f"{len(requests)} requests ({sum(r.paraphrased for r in requests)} paraphrased). {KNOBS}.",

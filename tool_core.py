@@ -266,7 +266,7 @@ def format_table(headers: list[str], rows: list[list[Any]], widths: list[int] | 
         if n == 0:
             out.append("  ".join("-" * s for s in sizes))
     table = Table("\n".join(out), headers, rows)
-    _noted_table(table)  # for --csv (section 9a)
+    _noted(table)  # for --csv (section 9a)
     return table
 
 
@@ -371,23 +371,35 @@ class Table(str):
 
 class DemoText(str):
     """What a demo_* function returns: the text a script prints, still a str (==, slicing, re and print as
-    before), that a notebook shows preformatted instead of as a quoted string full of \\n."""
+    before), that a notebook shows preformatted instead of as a quoted string full of \\n, with the demo's charts
+    (section 9a) drawn under it."""
 
-    __slots__ = ()
+    charts: tuple = ()  # the Charts the demo recorded
 
     def __repr__(self) -> str:
         return str(self)  # the text itself, as the terminal shows it (IPython's plain-text view too)
 
     def _repr_html_(self) -> str:
-        return html_pre(self)
+        return html_pre(self) + "".join(chart.svg() for chart in self.charts)
 
 
 def preformatted(demo: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a demo_* function so it returns DemoText (any other value passes through unchanged)."""
+    """Decorate a demo_* function so it returns DemoText with its charts (any other value passes through)."""
     @functools.wraps(demo)
     def wrapper(*args, **kwargs):
-        out = demo(*args, **kwargs)
-        return DemoText(out) if isinstance(out, str) else out
+        collected = []
+        token = _COLLECTED.set(collected)
+        try:
+            out = demo(*args, **kwargs)
+        finally:
+            _COLLECTED.reset(token)
+        for item in collected:  # and on to print_demos, when it collects for --svg and --csv
+            _noted(item)
+        if not isinstance(out, str):
+            return out
+        text = DemoText(out)
+        text.charts = tuple(item for item in collected if isinstance(item, Chart))
+        return text
     return wrapper
 
 
@@ -2674,24 +2686,23 @@ class Chart:
 
 
 def record(chart: Chart) -> Chart:
-    """Note a chart for print_demos' --svg (no effect outside print_demos); return it."""
-    collected = _COLLECTED.get()
-    if collected is not None:
-        collected.append(chart)
+    """Note a chart for the demo's DemoText and print_demos' --svg (nothing else happens to it); return it."""
+    _noted(chart)
     return chart
 
 
-def _noted_table(table: "Table") -> None:
+def _noted(item: "Chart | Table") -> None:
+    """Hand a chart or a printed table to whoever collects them now (preformatted, print_demos), if anyone."""
     collected = _COLLECTED.get()
     if collected is not None:
-        collected.append(table)
+        collected.append(item)
 
 
 def _ticks(top: float) -> tuple[float, list[float]]:
-    """A 'nice' axis top (1, 2 or 5 times a power of ten, at least `top`) and its ticks, five steps."""
+    """A 'nice' axis top (1, 2, 2.5, 4, 5 or 8 times a power of ten, at least `top`) and its ticks, five steps."""
     top = top if top > 0 else 1.0
     step = 10 ** math.floor(math.log10(top / 5))
-    step = next(step * m for m in (1, 2, 2.5, 5, 10) if step * m * 5 >= top)
+    step = next(step * m for m in (1, 2, 2.5, 4, 5, 8, 10) if step * m * 5 >= top)
     return step * 5, [step * i for i in range(6)]
 
 
@@ -2968,13 +2979,21 @@ def _seconds(ms: int) -> str:
 @preformatted
 def demo_parallel_turns() -> str:
     """Show four independent lookups as one call a turn and as one reply, then why dependent calls need two turns."""
-    rows, answers = [], set()
+    rows, answers, runs = [], set(), []
     for label, per_turn in (("one call per turn", 1), ("all four in one reply", len(LOOKUPS))):
         clock, lm = SimulatedClock(), lookup_model(per_turn)
         t, wall = _timed_run(lm, LOOKUP_QUESTION, _timed_grid(clock), clock)
         answers.add(t.final_answer)
         rows.append([label, t.steps, len(t.messages), sum(m["role"] == "tool" for m in t.messages),
                      _seconds(clock.busy_ms), _seconds(wall), _input_tokens(lm)])
+        runs.append((t.steps, _input_tokens(lm), clock.busy_ms / 1000, wall / 1000))
+    ways, source = [row[0] for row in rows], "scripts/10_under_the_hood.py, demo 3: tool_core.demo_parallel_turns"
+    record(Chart("10_requests", f"{len(LOOKUPS)} lookups: one call per turn or all in one reply", "way",
+                 "model requests (each resends the conversation)", ways, [("model requests", [r[0] for r in runs])],
+                 source))
+    record(Chart("10_time", f"{len(LOOKUPS)} lookups of {TOOL_MS} ms each: tool time", "way",
+                 "seconds (a simulated clock)", ways,
+                 [("tools, summed", [r[2] for r in runs]), ("tools, waited", [r[3] for r in runs])], source))
     (_, one, _, _, summed, one_wall, _), (_, both, _, _, _, both_wall, _) = rows
     five = LOOKUPS + [("search_incidents", {"filters": {"status": "open"}})]
     schedule = [["four calls with side effects (read_only=False): one by one, in order",

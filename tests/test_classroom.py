@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests ar
 
 import bfcl_lab  # noqa: E402
 import interfaces  # noqa: E402
+import lab_results  # noqa: E402
 import script_runs  # noqa: E402
 import service_env  # noqa: E402
 import tool_catalog  # noqa: E402
@@ -27,6 +28,9 @@ import toolformer_lab  # noqa: E402
 from tool_core import HandoutFigure, format_table, with_notes, without_notes  # noqa: E402
 
 script_runs.prefetch(*script_runs.NUMBERED[:7])
+_WRITTEN = tempfile.TemporaryDirectory()  # script 10 run with --svg and --csv into it (CsvFiles)
+_FLAGS = ("--svg", os.path.join(_WRITTEN.name, "svg"), "--csv", os.path.join(_WRITTEN.name, "csv"))
+script_runs.queue_command(str(ROOT / "scripts" / "10_under_the_hood.py"), *_FLAGS)
 
 FIGURES = {"01": toolformer_lab.HANDOUT_01, "02": toolformer_lab.HANDOUT_02, "03": tool_core.HANDOUT_03,
            "04": interfaces.HANDOUT_04, "05": tool_catalog.HANDOUT_05,
@@ -141,6 +145,181 @@ class WithNotes(unittest.TestCase):
 
     def test_a_figure_the_output_does_not_show_gets_no_note(self):
         self.assertEqual(with_notes("nothing here", self.FIGURES), "nothing here")
+
+
+def cells(text: str, header: str) -> list[list[str]]:
+    """The rows of the format_table in text whose header line contains `header`, read by the columns of its dashed
+    rule (each row's first line; the table ends at the first line that does not fit the columns)."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if header in line)
+    rule = next(i for i in range(at + 1, len(lines)) if tool_core.re.fullmatch(r"-+( +-+)*", lines[i]))
+    starts = [m.start() for m in tool_core.re.finditer(r"-+", lines[rule])]
+    rows = []
+    for line in lines[rule + 1:]:
+        if not line.strip() or any(line[i - 2:i].strip() for i in starts[1:] if i <= len(line)):
+            break  # a blank line, or text that runs across a column gap: the table has ended
+        row = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
+        if row[0]:  # a wrapped cell's next line has no first cell
+            rows.append(row)
+    return rows
+
+
+def plotted(chart: tool_core.Chart) -> dict[str, dict[str, float]]:
+    """Read a chart's SVG back: {series: {category: value}} from its bars or points."""
+    root = ElementTree.fromstring(chart.svg())
+    found: dict[str, dict[str, float]] = {}
+    for element in root.iter():
+        if "data-value" in element.attrib:
+            found.setdefault(element.get("data-series"), {})[element.get("data-category")] = float(element.get("data-value"))
+    return found
+
+
+def percent(value: float) -> str:
+    return f"{value / 100:.0%}"
+
+
+def chart_demos() -> dict[str, tuple]:
+    """{chart name: (the chart, the text its demo printed)} for every chart of the numbered scripts."""
+    demos = [lab_results.demo_cant_compute(0), lab_results.demo_threshold_sweep(0),
+             toolformer_lab.demo_free_vs_masked(toolformer_lab.constrained_lab(0)),
+             tool_catalog.demo_all_in_context(0), tool_catalog.demo_retrieval(0), service_env.demo_tau(0),
+             service_env.demo_halved(0), interfaces.demo_tool_results(), tool_core.demo_parallel_turns(),
+             interfaces.demo_four_ways()]
+    return {chart.name: (chart, text) for text in demos for chart in text.charts}
+
+
+class Charts(unittest.TestCase):
+    """Every chart's plotted values, read back from its SVG, are the figures its demo prints."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.charts = chart_demos()
+
+    def test_twelve_charts_each_labelled_and_read_back_exactly(self):
+        self.assertGreaterEqual(len(self.charts), 12)
+        for name, (chart, _) in self.charts.items():
+            with self.subTest(name):
+                root = ElementTree.fromstring(chart.svg())
+                texts = [t.text for t in root.iter(SVG + "text")]
+                for label in (chart.title, chart.x_label, chart.y_label, f"Source: {chart.source}"):
+                    self.assertIn(label, texts)
+                self.assertEqual(plotted(chart), {label: dict(zip(chart.categories, values))
+                                                  for label, values in chart.series})
+                self.assertTrue(name.startswith(chart.source.split("scripts/")[1][:2]))  # named after its script
+
+    def expect(self, name: str, header: str, columns: dict[str, tuple[int, callable]], key=lambda row: row[0]):
+        """Check chart `name` against its demo's table: series -> (column, how the demo prints the value)."""
+        chart, text = self.charts[name]
+        rows = {key(row): row for row in cells(text, header)}
+        for series, (column, shown) in columns.items():
+            for category, value in plotted(chart)[series].items():
+                with self.subTest(name, series=series, category=category):
+                    self.assertEqual(shown(value), rows[category][column])
+
+    def test_each_chart_plots_its_demos_figures(self):
+        self.expect("01_accuracy_by_digits", "fresh test problems",
+                    {"5-gram model": (3, percent), "calculate": (4, percent)})
+        sweep = {row[0]: row for row in cells(self.charts["02_threshold_sweep"][1], "tau  ")}
+        right = {tau: sum(int(c.split("(")[1].split()[0]) for c in row[2:5]) for tau, row in sweep.items()}
+        values = plotted(self.charts["02_threshold_sweep"][0])
+        self.assertEqual({tau: int(v) for tau, v in values["right calls"].items()}, right)
+        self.assertEqual({tau: int(v) for tau, v in values["useless calls"].items()},
+                         {tau: int(row[1]) - right[tau] for tau, row in sweep.items()})
+        self.expect("05_accuracy_by_tools", "tools in context", {"accuracy": (1, percent)})
+        self.expect("05_tokens_by_tools", "tools in context", {"tokens per request": (3, lambda v: f"{v:,.0f}")})
+        self.expect("05_recall_at_k", "tools in view", {"original wording": (1, percent), "paraphrased": (2, percent)},
+                    key=lambda row: row[0].removeprefix("BM25 top "))
+        bars = {line.split()[0]: line.split() for line in self.charts["06_pass_k"][1].split("\n")
+                if tool_core.re.match(r"\d+\s+#", line)}
+        for series, column in (("pass^k: all k trials succeed", 2), ("pass@k: at least one succeeds", 4)):
+            for k, value in plotted(self.charts["06_pass_k"][0])[series].items():
+                self.assertEqual(f"{value:.2f}", bars[k][column], (series, k))
+        self.assertEqual(sorted(plotted(self.charts["06_halved_failures"][0])), ["as before", "every rate halved"])
+        halved = {row[0]: row for row in cells(self.charts["06_halved_failures"][1], "pass@1  ")}
+        for series, values in plotted(self.charts["06_halved_failures"][0]).items():
+            self.assertEqual([f"{v:.2f}" for v in values.values()], halved[series][1:4])
+        self.expect("08_free_vs_masked", "free: valid JSON", {"free: valid JSON": (2, percent), "free: schema-valid": (3, percent),
+                                                   "masked: valid JSON": (4, percent),
+                                                   "masked: schema-valid": (5, percent)})
+        results = [int(row[-1]) for row in cells(self.charts["09_result_tokens"][1], "fields per paper")]
+        self.assertEqual(list(plotted(self.charts["09_result_tokens"][0])["tokens"].values()), results)
+        self.expect("10_requests", "model requests", {"model requests": (1, lambda v: str(int(v)))})
+        self.expect("10_time", "model requests", {"tools, summed": (4, lambda v: f"{v:.1f} s"),
+                                     "tools, waited": (5, lambda v: f"{v:.1f} s")})
+        ways = cells(self.charts["11_four_ways_tokens"][1], "who holds the API key")
+        values = plotted(self.charts["11_four_ways_tokens"][0])
+        self.assertEqual([int(v) for v in values["before use"].values()], [int(row[1]) for row in ways])
+        self.assertEqual([int(v) for v in values["after one use"].values()], [int(row[2]) for row in ways])
+
+    def test_a_demo_shows_its_charts_in_a_notebook(self):
+        chart, text = self.charts["06_pass_k"]
+        html = text._repr_html_()
+        self.assertIn(chart.svg(), html)
+        self.assertEqual(chart._repr_svg_(), chart.svg())
+
+
+class ChartWriter(unittest.TestCase):
+    """The SVG writer refuses what it cannot draw, and picks an axis that holds every value."""
+
+    def chart(self, **change) -> tool_core.Chart:
+        fields = dict(name="x_test", title="t", x_label="x", y_label="y", categories=["a", "b"],
+                      series=[("s", [1.0, 2.0])], source="here")
+        return tool_core.Chart(**(fields | change))
+
+    def test_bad_input_is_refused_with_the_reason(self):
+        for change, words in [({"name": "a/b"}, "file name"), ({"series": [("s", [1.0])]}, "1 values for 2"),
+                              ({"series": [("s", [1.0, float("nan")])]}, "finite"),
+                              ({"series": [("s", [1.0, -2.0])]}, ">= 0"), ({"series": [("s", [1, "2"])]}, "number")]:
+            with self.subTest(change=change), self.assertRaises(ValueError) as caught:
+                self.chart(**change)
+            self.assertIn(words, str(caught.exception))
+
+    def test_the_axis_top_holds_the_largest_value_on_a_round_number(self):
+        for top, expected in [(0.83, 1.0), (100, 100), (325, 400), (16727, 20000), (0, 1.0)]:
+            with self.subTest(top=top):
+                axis, ticks = tool_core._ticks(top)
+                self.assertEqual(axis, expected)
+                self.assertEqual(len(ticks), 6)
+                self.assertGreaterEqual(axis, top)
+
+    def test_text_is_escaped(self):
+        chart = self.chart(title="a < b & 'c'", categories=["<x>", "y"])
+        root = ElementTree.fromstring(chart.svg())  # well-formed XML
+        self.assertIn("a < b & 'c'", [t.text for t in root.iter(SVG + "text")])
+
+
+class CsvFiles(unittest.TestCase):
+    """--csv writes each printed table with its header row; --svg each chart (write_outputs, as print_demos calls
+    it)."""
+
+    @classmethod
+    def tearDownClass(cls):
+        _WRITTEN.cleanup()
+
+    def test_a_script_writes_its_charts_and_tables_and_prints_the_same(self):
+        code, out, err = script_runs.command(str(ROOT / "scripts" / "10_under_the_hood.py"), *_FLAGS)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, script_runs.result("10_under_the_hood.py").stdout)  # stdout does not change
+        self.assertEqual(sorted(os.listdir(_FLAGS[1])), ["10_requests.svg", "10_time.svg"])
+        tables = sorted(os.listdir(_FLAGS[3]))
+        self.assertIn("10_demo3_table1.csv", tables)
+        with open(os.path.join(_FLAGS[3], "10_demo3_table1.csv"), encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0], ["", "model requests", "messages", "result messages", "tools, summed",
+                                   "tools, waited", "input tokens"])
+        self.assertEqual([row[0] for row in rows[1:]], ["one call per turn", "all four in one reply"])
+        self.assertIn("file(s) written", err)
+
+    def test_tables_and_charts_written_as_files(self):
+        table = format_table(["tool", "calls"], [["add", 3], ["note, with a comma", 1]])
+        chart = ChartWriter.chart(ChartWriter())
+        with tempfile.TemporaryDirectory() as folder:
+            written = tool_core.write_outputs([table, chart], "99", "demo2", folder, folder)
+            self.assertEqual(sorted(os.path.basename(p) for p in written), ["99_demo2_table1.csv", "x_test.svg"])
+            with open(os.path.join(folder, "99_demo2_table1.csv"), encoding="utf-8", newline="") as f:
+                self.assertEqual(list(csv.reader(f)), [["tool", "calls"], ["add", "3"], ["note, with a comma", "1"]])
+            with open(os.path.join(folder, "x_test.svg"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), chart.svg())
 
 
 if __name__ == "__main__":
