@@ -2298,10 +2298,11 @@ class HandoutFigure:
         Example: '  ^ handout 001 §7.3: 78.1% (success by final database state). Why: the seed draws the failures
         (53/64 here, 50/64 in the handout). Closer: --seed 17: 50/64 = 78.1%.'
         """
-        why = self.reason.split(";")[0].strip()
-        for cut in (" (", ": "):  # a long first clause loses its parenthesis, then what follows its colon
-            if len(why) > 110 and cut in why:
-                why = why.split(cut)[0]
+        why = re.sub(r" \([^()]*\bhere\b[^()]*\)", "", self.reason.split(";")[0].strip())  # no "(53/64 here)"
+        if len(why.split(" (")[0]) >= 25:  # a long clause keeps the rule, not its details in parentheses
+            why = why.split(" (")[0]
+        if len(why) > 110 and ": " in why:  # still long: what its colon introduces goes too
+            why = why.split(": ")[0]
         closer = f" Closer: {self.closer.rstrip('.')}." if self.closer else ""
         return f"{NOTE_MARK} {self.section}: {self.handout} ({self.what}). Why: {why}.{closer}"
 
@@ -2325,7 +2326,8 @@ def with_notes(output: str, figures: list[HandoutFigure], tables: list[str] = ()
     spans = [(i, i + len(t)) for t in tables if (i := output.find(t)) >= 0]
     for f in figures:
         match = re.search(f.run, output, re.M)
-        if f.reason and match:  # the crosswalk says this run's figure differs from the handout's
+        if f.reason and match and " ".join(match.group(1).split()) != " ".join(f.handout.split()):
+            # the crosswalk says this figure differs from the handout's, and this run's does (a seed may match it)
             where = match.start()
             where = next((end for start, end in spans if start <= where < end), where)
             notes.setdefault(output.count("\n", 0, where), []).append(f.note())
