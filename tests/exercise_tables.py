@@ -134,7 +134,8 @@ ONE_OPERATION = [  # (what the row shows, a one-operation document, the tool: na
     ("summary and description, a blank line between", document("/digests", {"post": {
         "operationId": "make_digest", "summary": "Write a digest.", "description": "This creates a record.",
         "responses": OK}}),
-     {"name": "make_digest", "description": "Write a digest.\n\nThis creates a record.", "parameters": tool_schema({}, [])}),
+     {"name": "make_digest", "description": "Write a digest.\n\nThis creates a record.",
+      "parameters": tool_schema({}, [])}),
     ("neither summary nor description: the method and the path", document("/ping", {"get": {
         "operationId": "ping", "responses": OK}}),
      {"name": "ping", "description": "GET /ping", "parameters": tool_schema({}, [])}),

@@ -57,7 +57,8 @@ def calls(version: str, first_id: int) -> list[tuple]:
     """exercise_tables.TOOLS_CALLS's rows of one protocol version as rows of a conversation, numbered from first_id:
     the tools/call table that `scripts/exercises.py --check 7` also runs."""
     rows = [(what, params, expected) for what, v, params, expected in TOOLS_CALLS if v == version]
-    return [(what, rpc("tools/call", params, n), error(expected, n) if isinstance(expected, int) else result(expected, n))
+    return [(what, rpc("tools/call", params, n),
+             error(expected, n) if isinstance(expected, int) else result(expected, n))
             for n, (what, params, expected) in enumerate(rows, first_id)]
 
 
