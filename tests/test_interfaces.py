@@ -19,6 +19,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for exercise_tables, however the tests are started
 
 import interfaces  # noqa: E402
 import tool_core  # noqa: E402
@@ -26,6 +27,7 @@ from interfaces import (DIALECTS, MCP, Anthropic, CardinalAPI, CardinalServer, O
                         TextProtocol, call_tool_result, from_strict_arguments, match_results,
                         openapi_to_tools, round_trip, strict_schema)
 from tool_core import ParseError, Tool, ToolCall, ToolRegistry, ToolResult, validate  # noqa: E402
+from exercise_tables import ONE_OPERATION  # noqa: E402
 
 TOKEN = "cardinal-KEY-5e1f0c9a77d2"  # distinctive, so a leak anywhere is found by a plain substring test
 BEARER = "clinic-BEARER-93b0d4e6f1aa"
@@ -766,6 +768,19 @@ def one_operation(operation: dict, path: str = "/a", components: dict | None = N
 
 def query_param(name: str, schema: dict) -> dict:
     return {"name": name, "in": "query", "schema": schema}
+
+
+class OneOperation(unittest.TestCase):
+    def test_each_row_of_the_table(self):
+        # exercise_tables.ONE_OPERATION, by hand from OpenAPI 3.1's Operation, Parameter and Request Body objects;
+        # `scripts/exercises.py --check 4` runs the same rows
+        for what, spec, expected in ONE_OPERATION:
+            with self.subTest(what):
+                before = copy.deepcopy(spec)
+                [tool] = openapi_to_tools(spec, "http://127.0.0.1:9")
+                self.assertEqual({"name": tool.name, "description": tool.description, "parameters": tool.parameters},
+                                 expected)
+                self.assertEqual(spec, before)  # the document is left alone
 
 
 class BadDocuments(unittest.TestCase):

@@ -16,33 +16,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # for exercise_tables, however the tests are started
 
 import interfaces  # noqa: E402
 from interfaces import MCPCoreServer, MCPServer  # noqa: E402
-from tool_core import ToolExecutionError, ToolRegistry, tool_from_function  # noqa: E402
+from tool_core import ToolRegistry, tool_from_function  # noqa: E402
+from exercise_tables import TOOLS_CALLS, add, mcp_registry, subset  # noqa: E402
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS = -32700, -32600, -32601, -32602
 UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError
 MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
-def add(a: int, b: int) -> int:
-    """Add two integers.
-
-    Args:
-        a: the first
-        b: the second
-    """
-    return a + b
-
-
-def fuse() -> str:
-    """Blow the fuse (always fails)."""
-    raise ToolExecutionError("the fuse blew")
-
-
-def registry() -> ToolRegistry:
-    return ToolRegistry([tool_from_function(add, read_only=True), tool_from_function(fuse, read_only=True)])
+registry = mcp_registry  # add(a, b) and fuse(), which always fails: tests/exercise_tables.py
 
 
 def rpc(method: str, params: dict | None = None, message_id=1) -> dict:
@@ -67,6 +53,15 @@ def result(value: dict, message_id=1) -> dict:
     return {"jsonrpc": "2.0", "id": message_id, "result": value}
 
 
+def calls(version: str, first_id: int) -> list[tuple]:
+    """exercise_tables.TOOLS_CALLS's rows of one protocol version as rows of a conversation, numbered from first_id:
+    the tools/call table that `scripts/exercises.py --check 7` also runs."""
+    rows = [(what, params, expected) for what, v, params, expected in TOOLS_CALLS if v == version]
+    return [(what, rpc("tools/call", params, n),
+             error(expected, n) if isinstance(expected, int) else result(expected, n))
+            for n, (what, params, expected) in enumerate(rows, first_id)]
+
+
 # (what happens, the message sent, the reply expected: a subset of it, or None for no reply). Run in order, on one
 # session: the handshake era as lecture 001 §5.4 tells it, then the two kinds of error, then paging.
 CONVERSATION = [
@@ -80,35 +75,16 @@ CONVERSATION = [
     ("initialized: a notification, no reply", {"jsonrpc": "2.0", "method": "notifications/initialized"}, None),
     ("initialize twice", rpc("initialize", hello("2025-06-18"), 5), error(INVALID_REQUEST, 5)),
     ("tools/list: one page of two", rpc("tools/list", {}, 6), result({"tools": [ADD_ENTRY, {"name": "fuse"}]}, 6)),
-    ("a call that works", rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}}, 7),
-     result({"content": [{"type": "text", "text": "5"}], "isError": False}, 7)),
-    ("a tool that ran and failed: isError, for the model", rpc("tools/call", {"name": "fuse", "arguments": {}}, 8),
-     result({"isError": True}, 8)),
-    ("an unknown tool: a protocol error", rpc("tools/call", {"name": "nope", "arguments": {}}, 9),
-     error(INVALID_PARAMS, 9)),
-    ("arguments that fail the schema (2025-06-18): a protocol error",
-     rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": "three"}}, 10), error(INVALID_PARAMS, 10)),
-    ("arguments that are no object", rpc("tools/call", {"name": "add", "arguments": [2, 3]}, 11),
-     error(INVALID_PARAMS, 11)),
+    *calls("2025-06-18", 7),  # the calls and the two kinds of error
     ("an unknown method", rpc("tools/explain", {}, 12), error(METHOD_NOT_FOUND, 12)),
     ("a cursor the server never issued", rpc("tools/list", {"cursor": "bogus"}, 13), error(INVALID_PARAMS, 13)),
     ("an unknown notification: no reply", {"jsonrpc": "2.0", "method": "notifications/whatever"}, None),
 ]
-# The same call under 2025-11-25: arguments that fail the schema are a result the model can read.
+# The calls under 2025-11-25: arguments that fail the schema are a result the model can read.
 NEWER = [
     ("initialize 2025-11-25", rpc("initialize", hello("2025-11-25"), 1), result({"protocolVersion": "2025-11-25"}, 1)),
-    ("arguments that fail the schema (2025-11-25): isError",
-     rpc("tools/call", {"name": "add", "arguments": {"a": 2, "b": "three"}}, 2), result({"isError": True}, 2)),
+    *calls("2025-11-25", 2),
 ]
-
-
-def subset(expected, got) -> bool:
-    """Say whether every key expected names is in got with that value (dicts recursively; lists item by item)."""
-    if isinstance(expected, dict):
-        return isinstance(got, dict) and all(k in got and subset(v, got[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return isinstance(got, list) and len(expected) == len(got) and all(map(subset, expected, got))
-    return expected == got and type(expected) is type(got)
 
 
 SERVERS = {"core": lambda tools, **options: MCPCoreServer(tools, **options),

@@ -29,6 +29,7 @@ import service_env  # noqa: E402
 import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
 import script_runs  # noqa: E402
+from exercise_tables import ESTIMATES  # noqa: E402
 from service_env import TASKS, Knobs, ServiceDB, Task  # noqa: E402
 
 SCRIPT = "06_evaluation.py"
@@ -123,26 +124,8 @@ def scripted_trial(task_id: str, replies_or_fn, knobs: Knobs = ZERO):
 
 # --- 1. pass^k and pass@k -------------------------------------------------------------------------
 
-ESTIMATES = [  # (estimator, n, c, k, expected), each from binomial coefficients by hand
-    ("pass^k", 8, 4, 1, Fraction(1, 2)),  # C(4,1)/C(8,1) = 4/8
-    ("pass^k", 8, 4, 4, Fraction(1, 70)),  # C(4,4)/C(8,4) = 1/(8*7*6*5/24) = 1/70
-    ("pass@k", 10, 8, 1, Fraction(4, 5)),  # 1 - C(2,1)/C(10,1) = 1 - 2/10
-    ("pass@k", 10, 8, 3, Fraction(1)),  # 1 - C(2,3)/C(10,3) = 1 - 0/120: 3 draws cannot all be among 2 failures
-    ("pass^k", 10, 8, 1, Fraction(4, 5)),  # C(8,1)/C(10,1) = 8/10
-    ("pass^k", 10, 8, 3, Fraction(56, 120)),  # C(8,3)/C(10,3) = (8*7*6/6)/(10*9*8/6) = 56/120
-    ("pass^k", 3, 3, 3, Fraction(1)),  # C(3,3)/C(3,3)
-    ("pass^k", 5, 2, 2, Fraction(1, 10)),  # C(2,2)/C(5,2) = 1/10
-    ("pass^k", 5, 4, 5, Fraction(0)),  # k = n with one failure: C(4,5) = 0
-    ("pass^k", 5, 0, 1, Fraction(0)),  # C(0,1) = 0
-    ("pass@k", 5, 2, 2, Fraction(7, 10)),  # 1 - C(3,2)/C(5,2) = 1 - 3/10
-    ("pass@k", 8, 4, 4, Fraction(69, 70)),  # 1 - C(4,4)/C(8,4) = 1 - 1/70
-    ("pass@k", 5, 0, 2, Fraction(0)),  # c = 0: 1 - C(5,2)/C(5,2)
-    ("pass@k", 5, 5, 2, Fraction(1)),  # c = n: 1 - C(0,2)/C(5,2) = 1 - 0
-    ("pass@k", 5, 1, 5, Fraction(1)),  # k = n: every trial is drawn, so the one success is: 1 - C(4,5)/1
-    ("pass@k", 5, 0, 5, Fraction(0)),  # k = n, no success: 1 - C(5,5)/C(5,5)
-    ("pass@k", 1, 1, 1, Fraction(1)),  # one trial, a success
-    ("pass@k", 1, 0, 1, Fraction(0)),
-]
+# ESTIMATES: (estimator, n, c, k, expected), each from binomial coefficients by hand in tests/exercise_tables.py,
+# where `scripts/exercises.py --check 5` reads the same rows.
 ESTIMATORS = {"pass^k": service_env.pass_hat_k, "pass@k": service_env.pass_at_k}
 
 BAD_ESTIMATES = [  # (n, c, k, words the message must contain: the parameter, the bound, the value given)

@@ -28,6 +28,7 @@ import tool_catalog as tc  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import count_tokens, render_tool_prompt  # noqa: E402
 import script_runs  # noqa: E402
+from exercise_tables import COMMON, CORPUS, DEFAULT_CASES, EDGE_CASES, IDF, RARE  # noqa: E402
 
 script_runs.prefetch(SCRIPT)  # the table's runs of script 05 start now, in the background
 
@@ -108,43 +109,9 @@ def number(cell: str) -> int:
 
 # --- 1. BM25 by hand -----------------------------------------------------------------------------
 
-# The three-document corpus: d0 = a b b (|d0| = 3), d1 = b c (2), d2 = c c c d (4).
-# N = 3, avgdl = (3 + 2 + 4) / 3 = 3. Document frequencies: a 1, b 2, c 2, d 1.
-#   idf(n = 1) = ln(1 + (3 - 1 + 0.5) / (1 + 0.5)) = ln(1 + 2.5 / 1.5) = ln(8/3)  ~ 0.98083
-#   idf(n = 2) = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln(1 + 1.5 / 2.5) = ln(1.6)  ~ 0.47000
-CORPUS = [["a", "b", "b"], ["b", "c"], ["c", "c", "c", "d"]]
-RARE, COMMON = math.log(8 / 3), math.log(1.6)
-
-# Defaults k1 = 1.2, b = 0.75: the length factor 1 - b + b * dl / avgdl = 0.25 + 0.25 * dl
-#   d0 (dl 3): 1.00 -> k1 * 1.00 = 1.2;  d1 (dl 2): 0.75 -> 0.9;  d2 (dl 4): 1.25 -> 1.5
-# tf component tf * (k1 + 1) / (tf + k1 * factor), with k1 + 1 = 2.2:
-#   a in d0, tf 1: 2.2 / (1 + 1.2) = 1          b in d0, tf 2: 4.4 / (2 + 1.2) = 1.375
-#   b in d1, tf 1: 2.2 / (1 + 0.9) = 22/19      c in d1, tf 1: 22/19
-#   c in d2, tf 3: 6.6 / (3 + 1.5) = 22/15      d in d2, tf 1: 2.2 / (1 + 1.5) = 0.88
-DEFAULT_CASES = [  # (query, expected scores of d0, d1, d2)
-    (["a"], [RARE * 1, 0, 0]),
-    (["b"], [COMMON * 1.375, COMMON * 22 / 19, 0]),
-    (["c"], [0, COMMON * 22 / 19, COMMON * 22 / 15]),
-    (["d"], [0, 0, RARE * 0.88]),
-    (["a", "d"], [RARE, 0, RARE * 0.88]),
-    (["b", "c"], [COMMON * 1.375, COMMON * 44 / 19, COMMON * 22 / 15]),  # d1: 22/19 + 22/19
-    (["b", "b"], [COMMON * 2.75, COMMON * 44 / 19, 0]),  # a repeated query term counts twice
-    (["a", "zebra"], [RARE, 0, 0]),  # an unknown word adds nothing
-]
-
-# b = 0: no length normalisation, k1 * factor = 1.2 for every document:
-#   tf 1: 2.2 / 2.2 = 1;  tf 2: 4.4 / 3.2 = 1.375;  tf 3: 6.6 / (3 + 1.2) = 6.6 / 4.2 = 11/7
-# b = 1: factor = dl / avgdl: d0 1 (k1 * 1 = 1.2), d1 2/3 (0.8), d2 4/3 (1.6):
-#   b in d1: 2.2 / (1 + 0.8) = 11/9;  c in d2: 6.6 / (3 + 1.6) = 33/23;  d in d2: 2.2 / (1 + 1.6) = 11/13
-# k1 = 0: tf * 1 / (tf + 0) = 1 for any tf: each matching term adds its idf once (binary BM25).
-EDGE_CASES = [  # (k1, b, query, expected scores)
-    (1.2, 0.0, ["b"], [COMMON * 1.375, COMMON * 1, 0]),
-    (1.2, 0.0, ["c", "d"], [0, COMMON * 1, COMMON * 11 / 7 + RARE * 1]),
-    (1.2, 1.0, ["b"], [COMMON * 1.375, COMMON * 11 / 9, 0]),
-    (1.2, 1.0, ["c", "d"], [0, COMMON * 11 / 9, COMMON * 33 / 23 + RARE * 11 / 13]),
-    (0.0, 0.75, ["b", "c"], [COMMON, 2 * COMMON, COMMON]),
-    (0.0, 0.75, ["a", "c", "d"], [RARE, COMMON, COMMON + RARE]),
-]
+# CORPUS (d0 = a b b, d1 = b c, d2 = c c c d), IDF, DEFAULT_CASES (k1 = 1.2, b = 0.75) and EDGE_CASES (b = 0, b = 1,
+# k1 = 0), with RARE = ln(8/3) and COMMON = ln(1.6): worked out by hand in tests/exercise_tables.py, where
+# `scripts/exercises.py --check 6` reads the same rows.
 
 
 class Bm25ByHand(unittest.TestCase):
@@ -163,8 +130,7 @@ class Bm25ByHand(unittest.TestCase):
 
     def test_idf(self):
         index = tc.BM25Index(CORPUS)
-        # an unknown word: n = 0 -> ln(1 + 3.5 / 0.5) = ln 8
-        for term, expected in [("a", RARE), ("b", COMMON), ("c", COMMON), ("d", RARE), ("zebra", math.log(8))]:
+        for term, expected in IDF:  # an unknown word: n = 0 -> ln(1 + 3.5 / 0.5) = ln 8
             with self.subTest(term=term):
                 self.assertAlmostEqual(index.idf(term), expected, places=12)
 

@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Any, Literal, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for exercise_tables, however the tests are started
 
 from tool_core import (OrrinGrid, Tool, ToolExecutionError, ToolRegistry, is_retryable,  # noqa: E402
                        orrin_grid_registry, parse_docstring, schema_for_type, tool_from_function)
+from exercise_tables import CALLS, Counting, call_tools  # noqa: E402
 
 
 def list_members(team: Literal["firmware", "people"], limit: int = 10, tags: Optional[list[str]] = None) -> list:
@@ -142,23 +144,6 @@ class SchemaFromFunction(unittest.TestCase):
             registry.register(tool_from_function(list_members))
 
 
-class Counting:
-    """A tool body that counts how often it really ran."""
-
-    def __init__(self):
-        self.runs = 0
-
-    def __call__(self, team: str, limit: int = 5) -> list:
-        """List members of a team.
-
-        Args:
-            team: the team
-            limit: how many
-        """
-        self.runs += 1
-        return ["ana", "bo"][:limit]
-
-
 class RegistryCall(unittest.TestCase):
     """ToolRegistry.call: the order of checks, what each failure says, and which errors are retryable."""
 
@@ -168,23 +153,26 @@ class RegistryCall(unittest.TestCase):
         self.registry.register(tool_from_function(self.body, name="list_members"))
 
     def test_order_of_checks(self):
-        # each row breaks the earliest check it reaches; later problems in the same call are not reported
-        cases = [
-            ("list_membrs", "not even an object", "unknown_tool"),
-            ("list_members", ["team", "firmware"], "invalid_arguments"),
-            ("list_members", {"team": 5, "department": "x"}, "invalid_arguments"),
-            ("list_members", {"team": "firmware", "limit": 1}, None),
-        ]
-        for name, arguments, kind in cases:
-            with self.subTest(name=name, arguments=arguments):
-                result = self.registry.call(name, arguments)
-                self.assertEqual(result.error_kind, kind)
-                self.assertEqual(result.ok, kind is None)
+        # exercise_tables.CALLS: each row breaks the earliest check it reaches (`scripts/exercises.py --check 3` runs
+        # the same rows); a call runs only when it passes every check
+        for what, name, arguments, kind, content in CALLS:
+            with self.subTest(what, name=name, arguments=arguments):
+                tools, body = call_tools()
+                result = ToolRegistry(tools.values()).call(name, arguments)
+                self.assertEqual((result.ok, result.error_kind), (kind is None, kind))
+                if kind is None:
+                    self.assertEqual(result.content, content)
+                else:
+                    self.assertTrue(result.message)  # every refusal says why, for the model
+                self.assertEqual(body.runs, int(kind is None and name == "list_members"))
 
     def test_invalid_calls_never_execute(self):
-        for arguments in ({}, {"team": 5}, {"team": "firmware", "department": "x"}, "{}", None, {"team": "a", "limit": "2"}):
-            with self.subTest(arguments=arguments):
-                self.assertFalse(self.registry.call("list_members", arguments).ok)
+        refused = [(name, arguments) for _, name, arguments, kind, _ in CALLS if kind in ("unknown_tool",
+                                                                                        "invalid_arguments")]
+        self.assertGreaterEqual(len(refused), 10)
+        for name, arguments in refused:
+            with self.subTest(name=name, arguments=arguments):
+                self.assertFalse(self.registry.call(name, arguments).ok)
         self.assertEqual(self.body.runs, 0)
         self.assertTrue(self.registry.call("list_members", {"team": "firmware"}).ok)
         self.assertEqual(self.body.runs, 1)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, how
 import toolformer_lab as tl  # noqa: E402
 import lab_results  # noqa: E402
 import script_runs  # noqa: E402
+from exercise_tables import KEEP, USEFULNESS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = {"01": "01_why_tools.py", "02": "02_toolformer.py"}
@@ -294,20 +295,24 @@ class WeightsAndFilter(unittest.TestCase):
         self.assertEqual(tl.usefulness(Decimal("2.5"), Decimal("2.1"), Decimal("0.8")), Decimal("1.3"))
         self.assertEqual(round(tl.usefulness(2.5, 2.1, 0.8), 10), 1.3)
 
-    def test_usefulness_exercise(self):
-        # L- = min(4.0, 3.0) = 3.0; 3.0 - 2.6 = 0.4 < 1.0: dropped. With L- = L(eps) = 4.0: 1.4 >= 1.0: kept.
-        table = [((Decimal("4.0"), Decimal("3.0"), Decimal("2.6")), True, Decimal("0.4")),
-                 ((Decimal("4.0"), Decimal("3.0"), Decimal("2.6")), False, Decimal("1.4")),
-                 ((Fraction("4.0"), Fraction("3.0"), Fraction("2.6")), True, Fraction("0.4")),
-                 ((Fraction("4.0"), Fraction("3.0"), Fraction("2.6")), False, Fraction("1.4")),
-                 ((Decimal("2.5"), Decimal("2.1"), Decimal("0.8")), False, Decimal("1.7"))]
-        for losses, alone, expected in table:
+    def test_usefulness_table(self):
+        # exercise_tables.USEFULNESS, by hand from eq. 2; `scripts/exercises.py --check 1` runs the same rows
+        for losses, alone, expected in USEFULNESS:
             with self.subTest(losses=losses, with_call_alone=alone):
-                self.assertEqual(tl.usefulness(*losses, with_call_alone=alone), expected)
+                got = tl.usefulness(*losses, with_call_alone=alone)
+                self.assertEqual(got, expected)
+                self.assertIs(type(got), type(expected))  # exact in, exact out: min and subtraction only
         self.assertEqual(round(tl.usefulness(4.0, 3.0, 2.6), 10), 0.4)
         self.assertEqual(round(tl.usefulness(4.0, 3.0, 2.6, with_call_alone=False), 10), 1.4)
         self.assertLess(tl.usefulness(4.0, 3.0, 2.6), 1.0)
         self.assertGreaterEqual(tl.usefulness(4.0, 3.0, 2.6, with_call_alone=False), 1.0)
+
+    def test_keep_table(self):
+        # exercise_tables.KEEP: one candidate with those losses, kept or not at tau
+        for losses, tau, kept in KEEP:
+            with self.subTest(losses=losses, tau=tau):
+                candidate = tl.Candidate(0, 1, "Calculator", {}, True, "r", *losses)
+                self.assertEqual(tl.keep([candidate], tau), [candidate] if kept else [])
 
     def test_keep_applies_the_threshold(self):
         slide = tl.Candidate(0, 1, "Calculator", {"expression": "1 + 1"}, True, "2", 2.5, 2.1, 0.8)
