@@ -23,7 +23,9 @@ on deferred tool loading), each chapter with the demo of scripts/05_many_tools.p
      catalog (correct, wrong arguments, wrong tool, hallucinated, unparseable), and the
      torch.hub sub-tree match: arguments bound through torch.hub.load's documented signature,
      repo_or_dir and model compared as Gorilla's ast_eval_th.py does, a repository tag allowed.
-  5. The demos behind scripts/05_many_tools.py, deferred loading (demo 5) through tool_core's loop.
+  5. The demos behind scripts/05_many_tools.py: first lecture 000's table of four ways to teach a model its
+     tools (quoted) beside the mechanism of each that the lab computes; deferred loading (demo 5) through
+     tool_core's loop; with --scale, BM25's timings and where pruning starts to pay (read off them).
   6. ToolBench's way of grading                                scripts/06_evaluation.py demo 5
      Chain instructions (intra- and cross-category), solution paths by a greedy chain
      (ReAct) and by DFSDT's depth-first search with backtracking, ToolEval's pass rate and
@@ -48,6 +50,7 @@ import json
 import math
 import random
 import re
+import textwrap
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -734,6 +737,69 @@ def call_source(name: str, arguments: dict) -> str:
 
 KNOBS = "ToyCaller knobs: distraction 0.3, invent 0.5, recall 0.5 (a simulated picker: the mechanism carries over, not the digits)"
 
+TEACHING_WAYS = [  # lecture 000's summary table, quoted, not computed (handout 001: §3.1, §3.7, §4.2, §4.1)
+    # (approach, how many tools, what it learns from, what a call is)
+    ("Toolformer", "5 tools", "self-supervision", "text"),
+    ("ToolkenGPT", "234 tools", "ground-truth or synthetic calls", "one embedding (a toolken)"),
+    ("Gorilla", "1,645 API calls", "GPT-4 self-instruct data", "text and API code"),
+    ("ToolLLM", "16,000 APIs", "ChatGPT-generated traces", "a ReAct-style trace (reason, then act)"),
+]
+
+
+@dataclass(frozen=True)
+class LabMechanism:
+    """The one mechanism of an approach that the lab computes: what it is, the code, the script and demos showing it."""
+
+    approach: str
+    mechanism: str
+    code: tuple[str, ...]  # module.name, each importable
+    script: str  # "02" for scripts/02_toolformer.py
+    demos: tuple[int, ...]
+    also: str = ""  # a second place to look
+
+
+LAB_MECHANISMS = [
+    LabMechanism("Toolformer", "the loss filter: a call is kept only if L- - L+ >= tau",
+                 ("toolformer_lab.usefulness", "toolformer_lab.keep"), "02", (1, 2, 3, 6)),
+    LabMechanism("ToolkenGPT", "the toolken target: the toolken at the first result token, [N/A] (no loss) after it",
+                 ("toolformer_lab.toolken_target", "toolformer_lab.tool_mode"), "02", (4, 5)),
+    LabMechanism("Gorilla", "AST sub-tree matching: a generated call is real only if it matches a known API's call",
+                 ("tool_catalog.classify_call", "tool_catalog.subtree_match"), "05", (4,),
+                 "retrieval-aware picking: demo 3"),
+    LabMechanism("ToolLLM", "an API retriever picks the few tools a request shows (BM25 for its neural one)",
+                 ("tool_catalog.ToolRetriever", "tool_catalog.BM25Index.top_k"), "05", (3,),
+                 "DFSDT: tool_catalog.solve_dfsdt, script 06"),
+]
+
+
+def which_demos(demos: tuple[int, ...]) -> str:
+    """Write demo numbers briefly. Example: (1, 2, 3, 6) -> 'demos 1-3 and 6'; (4, 5) -> 'demos 4 and 5'"""
+    runs: list[list[int]] = []
+    for d in demos:
+        if runs and d == runs[-1][-1] + 1:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    parts = [f"{r[0]}-{r[-1]}" if len(r) > 2 else str(d) for r in runs for d in (r if len(r) <= 2 else r[:1])]
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return ("demo " if len(demos) == 1 else "demos ") + text
+
+
+@tool_core.preformatted
+def demo_four_ways() -> str:
+    """Lecture 000's table of four ways to teach a model its tools (quoted), and what of each this lab computes."""
+    mechanisms = [[m.approach, m.mechanism, ", ".join(m.code),
+                   f"script {m.script}, {which_demos(m.demos)}" + (f" ({m.also})" if m.also else "")]
+                  for m in LAB_MECHANISMS]
+    return "\n".join([
+        "Lecture 000's summary table (quoted, not computed: the papers' own models and scales):",
+        format_table(["approach", "tools (quoted)", "learns from (quoted)", "a call is (quoted)"],
+                     [list(row) for row in TEACHING_WAYS]),
+        "All four change the model to fit its tools; the more tools, the more the risk moves from picking the wrong one "
+        "to\ninventing one that does not exist (the lecture's point, and Gorilla's).",
+        "The one mechanism of each that this lab computes, and where to see it:",
+        format_table(["approach", "mechanism", "code", "shown in"], mechanisms, [0, 40, 30, 34])])
+
 
 @tool_core.preformatted
 def demo_catalog() -> str:
@@ -1007,7 +1073,17 @@ def demo_toolbench(seed: int = 0, budget: int = 8) -> str:
 
 
 # Handout 001, figure by figure: what `scripts/05_many_tools.py --vs-handout` prints, and README's table
+_QUOTED = ("quoted from the lecture's table, not computed: the paper's scale; the lab computes one mechanism of each "
+           "approach (the section's second table), on its own small models")
 HANDOUT_05: list[HandoutFigure] = [
+    HandoutFigure(0, "§3.1", "tools Toolformer learned (the lecture's table)",
+                  "5 (QA, calculator, search engine, translator, calendar)", r"(?m)^Toolformer\s+(\d[\d,]*) tools", _QUOTED),
+    HandoutFigure(0, "§3.7", "tools ToolkenGPT reached (the lecture's table)",
+                  "234", r"(?m)^ToolkenGPT\s+(\d[\d,]*) tools", _QUOTED),
+    HandoutFigure(0, "§4.2", "Gorilla's real API calls (the lecture's table)",
+                  "1,645", r"(?m)^Gorilla\s+(\d[\d,]*) API calls", _QUOTED),
+    HandoutFigure(0, "§4.1", "ToolLLM's real APIs (the lecture's table)",
+                  "over 16,000 (16,000 多个)", r"(?m)^ToolLLM\s+(\d[\d,]*) APIs", _QUOTED),
     HandoutFigure(1, "§4.4", "the catalog",
                   "15 objects x 10 operations = 150 APIs", r"(\d+ object kinds x \d+ operations = \d+ tools)"),
     HandoutFigure(1, "§4.4", "the operations",
@@ -1083,6 +1159,44 @@ def scale_figures(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 50
         full = (time.perf_counter() - began) / len(texts)
         rows.append([f"{size:,}", f"{built:.3f}", f"{pruned * 1000:.2f}", f"{full * 1000:.2f}", f"{visited / max(total, 1):.0%}"])
     return format_table(["tools", "index (s)", "top-10, pruned (ms)", "top-10, full scan (ms)", "postings touched"], rows)
+
+
+def pruning_note(rows: list[list[str]]) -> str:
+    """Say, from a scale table's own printed figures, where MaxScore pruning starts to pay, and why only there.
+
+    rows: scale_figures' rows, [tools, index (s), top-10 pruned (ms), top-10 full scan (ms), postings touched].
+    Example: 150 tools at 0.06 vs 0.05 ms (55% touched), 1,600 at 0.13 vs 0.45 -> '... no faster than the full scan at
+    150 tools (0.06 ms against 0.05, skipping 45% of the postings), where what it skips saves no more than its
+    bookkeeping costs. From 1,600 tools on it pays (3.5x faster at 1,600).'
+    """
+    sizes, pruned, full, touched = ([row[i] for row in rows] for i in (0, 2, 3, 4))
+    faster = [float(p) < float(f) for p, f in zip(pruned, full)]
+    start = next((i for i in range(len(rows)) if all(faster[i:])), len(rows))  # it pays from here on
+    gains = ", ".join(f"{float(full[i]) / float(pruned[i]):.1f}x faster at {sizes[i]}" if float(pruned[i]) else
+                      f"under 0.01 ms against {full[i]} at {sizes[i]}" for i in range(start, len(rows)))
+    why = ("Pruning skips the postings (the index entries of the request's words) that cannot change the top 10, but "
+           "before each word it finds the 10th-best score so far again, to know what it may skip; the bigger the "
+           f"catalog, the smaller the share of postings it must touch ({touched[0]} at {sizes[0]} tools, {touched[-1]} "
+           f"at {sizes[-1]}).")
+    if start == 0:
+        said = f"Where pruning pays, from this run's figures: at every size here ({gains})."
+    else:
+        slow = "; ".join(f"{sizes[i]} tools ({pruned[i]} ms against {full[i]}, skipping {100 - int(touched[i][:-1])}% "
+                         "of the postings)" for i in range(start) if not faster[i])
+        odd = [sizes[i] for i in range(start) if faster[i]]  # faster below a size where it is not: timing noise
+        said = (f"Where pruning pays, from this run's figures: it is no faster than the full scan at {slow}, where "
+                "what it skips saves no more than its bookkeeping costs"
+                + (f" (at {', '.join(odd)} tools it was faster: the turn is not clean in this run). " if odd else ". ")
+                + (f"From {sizes[start]} tools on it pays ({gains})." if start < len(rows) else
+                   f"In this run it does not pay up to {sizes[-1]} tools."))
+    return textwrap.fill(said, 118) + "\n" + textwrap.fill(why, 118)
+
+
+@tool_core.preformatted
+def demo_scale(sizes: tuple[int, ...] = (150, 1600, 16000), queries: int = 50) -> str:
+    """BM25 at growing catalog sizes (wall-clock timings), and where pruning starts to pay in this run."""
+    table = scale_figures(sizes, queries)
+    return table + "\n" + pruning_note(table.rows)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      with its JSON path: one function per keyword, as in python-jsonschema's _keywords.py.
      3b is its appendix: ECMA-262 regexes in Python's re.
   4. From a Python function to a Tool                          demo 1
-     A decorator builds the schema from type hints and the docstring, the way FastMCP does.
+     A decorator builds the schema from type hints and the docstring, the way FastMCP does;
+     tool_signature reads a tool's outer shape back off it (scripts/01 demo 4).
   5. The registry                                              demo 1
      ToolRegistry.call checks, in order, that the tool exists, that the arguments are an
      object, that they match the schema, and only then executes; it never raises.
@@ -1213,6 +1214,49 @@ def tool_from_function(fn: Callable, *, name: str | None = None, description: st
         raise TypeError(f"{fn_name}: give the tool a docstring; its description is all the model knows about it")
     schema = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
     return Tool(name or fn_name, description, schema, fn, read_only, tuple(fill_none))
+
+
+def schema_text(schema: JSON) -> str:
+    """Write a schema's type in a few words, as a signature shows it.
+
+    Example: {"enum": ["low", "high"]} -> '"low" | "high"'; {"anyOf": [{"type": "integer"}, {"type": "number"}]}
+    -> 'integer | number'; {"type": "string", "contentMediaType": "image/png", "contentEncoding": "base64"}
+    -> 'string (image/png, base64)'
+    """
+    if not isinstance(schema, dict) or not schema:
+        return "any"
+    if "enum" in schema:
+        return " | ".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"])
+    if "anyOf" in schema or "oneOf" in schema:
+        return " | ".join(schema_text(s) for s in schema.get("anyOf", schema.get("oneOf")))
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type", "any")]
+    items = f"array of {schema_text(schema['items'])}" if isinstance(schema.get("items"), dict) else "array"
+    text = " | ".join(items if kind == "array" else str(kind) for kind in kinds)
+    media = [schema[k] for k in ("contentMediaType", "contentEncoding") if k in schema]  # 2020-12 §8: what a string holds
+    return text + (f" ({', '.join(media)})" if media else "")
+
+
+def output_schema(tool: Tool) -> dict:
+    """Return the schema of what a tool returns: its output_schema, else one read off the function's return hint."""
+    if tool.output_schema is not None:
+        return tool.output_schema
+    fn = tool.fn
+    while isinstance(fn, functools.partial):  # a tool bound to its database (context=...): the function's own hint
+        fn = fn.func
+    hint = typing.get_type_hints(fn if inspect.isroutine(fn) else fn.__call__).get("return")
+    return {} if hint is None else schema_for_type(hint)
+
+
+def tool_signature(tool: Tool) -> str:
+    """Write a tool's outer shape from its schemas: name(typed inputs) -> typed output ('?' marks an optional input).
+
+    Example: create_ticket -> 'create_ticket(substation_id: string, summary: string, priority?: "low" | "normal"
+    | "high") -> object'
+    """
+    properties = tool.parameters.get("properties", {})
+    required = tool.parameters.get("required", [])
+    inputs = ", ".join(f"{name}{'' if name in required else '?'}: {schema_text(sub)}" for name, sub in properties.items())
+    return f"{tool.name}({inputs}) -> {schema_text(output_schema(tool))}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2596,8 +2640,9 @@ def demo_prompt_cost() -> str:
             f"\n\n{len(per_tool)} tools ~ {total} tokens in the system prompt: {definitions} for the tool definitions "
             f"(~{round(definitions / len(per_tool))} per tool) and {total - definitions} for the format and rules.\n"
             f"The prompt is sent again on every model turn, so a 5-turn task pays it 5 times ({5 * total} tokens).\n"
-            "Counted with count_tokens, the lab's fixed stand-in tokenizer: the handout's 521 tokens (~104 per tool)\n"
-            "came from a real tokenizer and its own four tools; what carries over is the size per tool and its growth.")
+            "Counted with count_tokens, the lab's fixed stand-in tokenizer, over the lab's four tools. The handout gives\n"
+            "521 tokens (~104 per tool) for its four tools and does not say how it counted them; what carries over is\n"
+            "the size per tool and its growth.")
 
 
 # Handout 001, figure by figure: what `scripts/03_harness.py --vs-handout` prints, and README's table
@@ -2633,7 +2678,8 @@ HANDOUT_03: list[HandoutFigure] = [
     HandoutFigure(0, "§6.1", "tokens of the system prompt with the 4 tools",
                   "521", r"tools ~ (\d+) tokens in the system prompt",
                   "counted with count_tokens, the lab's fixed stand-in rule (within ~20% of a real BPE), over the "
-                  "lab's own four tool descriptions and rules; the handout used a real tokenizer; the script says so"),
+                  "lab's own four tool descriptions and rules; the handout does not say how it counted; the script "
+                  "says what it counts with"),
     HandoutFigure(0, "§6.1", "tokens per tool", "104", r"\(~(\d+) per tool\) and",
                   "the same stand-in tokenizer and the lab's own tool descriptions; the rules cost 198 here against "
                   "about 105 implied by the handout (521 - 4 x 104)"),

@@ -18,7 +18,9 @@ with the script and demo that show it:
      Hao et al., 2023: a toolken at the first result token, the other result tokens marked
      [N/A] and left out of the loss; at inference (`tool_mode`, demo 5) a predicted toolken
      switches to a prompt with the tool's demonstration, and its result fills those places.
-  9-10. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py.
+  9-10. The demos behind scripts/01_why_tools.py and scripts/02_toolformer.py; in 9, lecture 000's four
+     families of tools, one lab tool each (caption_image, a picture in and words out, stands in for a
+     vision model); in 10, demo 6: the filter with models that can use a result less.
   11-16. Constrained decoding                                  scripts/08 demos 1-6
      A byte-pair vocabulary learned from the lab's text and calls, one n-gram per tool writing
      call arguments, the integer regex as a finite automaton (demo 2), a JSON Schema as a
@@ -39,14 +41,18 @@ base, and a calendar.
 """
 from __future__ import annotations
 
+import base64
+import dataclasses
 import functools
 import itertools
 import json
 import math
 import random
 import re
+import struct
 import time
 import typing
+import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -642,7 +648,7 @@ def execute_candidates(candidates: list[Candidate], registry: tool_core.ToolRegi
         c.result = outcome.text if outcome.ok else f"error: {outcome.error_kind}"
 
 
-def score_candidates(candidates: list[Candidate], texts: list[Text], model: CachedLM) -> None:
+def score_candidates(candidates: list[Candidate], texts: list[Text], model: CachedLM | NGramLM) -> None:
     """Step 3: compute L(eps), L(e(c, eps)) and L(e(c, r)) for every candidate."""
     empty: dict[tuple[int, int], float] = {}
     for c in candidates:
@@ -1291,10 +1297,8 @@ _TEXT_2024 = [
 REMOTE_POLICY_2026 = "Since January 2026, employees may work remotely up to 3 days per week."
 
 
-@tool_core.preformatted
-def demo_cant_see() -> str:
-    """A model trained on 2024 text answers with 2024's policy and guesses "today"; tools know better."""
-    lm = NGramLM(order=3).fit([tokenize(s) for s in _TEXT_2024])
+def policy_registry() -> tool_core.ToolRegistry:
+    """Build demo 2's two tools: lookup_policy (today's company policy) and calendar (today's date)."""
     registry = tool_core.ToolRegistry()
 
     @registry.tool(read_only=True)
@@ -1313,6 +1317,14 @@ def demo_cant_see() -> str:
         """Return today's date."""
         return TODAY
 
+    return registry
+
+
+@tool_core.preformatted
+def demo_cant_see() -> str:
+    """A model trained on 2024 text answers with 2024's policy and guesses "today"; tools know better."""
+    lm = NGramLM(order=3).fit([tokenize(s) for s in _TEXT_2024])
+    registry = policy_registry()
     prompt = "Employees may work remotely up to"
     answer = detokenize(lm.generate(tokenize(prompt), 6, stop=(EOS, ".")))
     today = lm.generate(["Today", "is"], 1)[0]
@@ -1326,12 +1338,17 @@ def demo_cant_see() -> str:
         "The model cannot know what changed after its training text or what day it is; a tool can look it up."])
 
 
+def calculator_tool() -> tool_core.Tool:
+    """Wrap tool_core.calculate as demo 3's tool."""
+    return tool_core.tool_from_function(
+        tool_core.calculate, description="Evaluate an arithmetic expression exactly: numbers, + - * / // % ** and parentheses.",
+        read_only=True)
+
+
 @tool_core.preformatted
 def demo_calculator_loop() -> str:
     """Run 17,423 x 892 through tool_core.run_agent with a scripted model: prompt, call, result, answer."""
-    registry = tool_core.ToolRegistry([tool_core.tool_from_function(
-        tool_core.calculate, description="Evaluate an arithmetic expression exactly: numbers, + - * / // % ** and parentheses.",
-        read_only=True)])
+    registry = tool_core.ToolRegistry([calculator_tool()])
 
     def model(messages: list[dict]) -> str:
         if messages[-1]["role"] == "user":
@@ -1343,6 +1360,126 @@ def demo_calculator_loop() -> str:
     tools_block = [line for line in transcript.messages[0]["content"].splitlines() if line.startswith("{")]
     return ("System prompt, tools block (the rest are the call format and rules):\n  " + "\n  ".join(tools_block)
             + "\n\n" + transcript.render())
+
+
+# Lecture 000's fourth family, tools for what the model cannot read: a picture in, words out. A vision model would
+# write the caption; this stand-in decodes the PNG (the format of RFC 2083) and names its colours.
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+COLOUR_NAMES = {"black": (0, 0, 0), "white": (255, 255, 255), "red": (220, 30, 30), "green": (40, 160, 60),
+                "blue": (30, 80, 200), "yellow": (240, 210, 40), "grey": (128, 128, 128)}
+
+
+def png_image(rows: list[str], palette: dict[str, tuple[int, int, int]]) -> bytes:
+    """Write a small 8-bit RGB PNG, one letter per pixel. Example: (['rw'], {'r': (255, 0, 0), 'w': ...}) -> 2 x 1 PNG"""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", len(rows[0]), len(rows), 8, 2, 0, 0, 0)  # 8 bits, RGB, no interlacing
+    raw = b"".join(b"\x00" + b"".join(bytes(palette[c]) for c in row) for row in rows)  # each row: filter 0, pixels
+    return PNG_SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def png_pixels(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
+    """Read back what png_image writes: (width, height, pixels row by row). Anything else raises ValueError.
+
+    A full PNG reader also undoes the four other row filters, palettes, alpha and other bit depths; this one
+    refuses them, saying which.
+    """
+    if not data.startswith(PNG_SIGNATURE):
+        raise ValueError("not a PNG: it does not start with the PNG signature")
+    chunks, at = {}, len(PNG_SIGNATURE)
+    while b"IEND" not in chunks:  # each chunk: length, type, data, CRC-32 of type and data
+        length = struct.unpack(">I", data[at:at + 4])[0] if at + 4 <= len(data) else -1
+        if length < 0 or at + 12 + length > len(data):
+            raise ValueError("the PNG is cut short: it ends inside a chunk, before its IEND chunk")
+        kind, body, crc = data[at + 4:at + 8], data[at + 8:at + 8 + length], data[at + 8 + length:at + 12 + length]
+        if struct.unpack(">I", crc)[0] != zlib.crc32(kind + body):
+            raise ValueError(f"the PNG's {kind.decode('latin-1')} chunk is damaged: its CRC does not match")
+        chunks[kind] = chunks.get(kind, b"") + body  # IDAT may come in several chunks
+        at += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", chunks.get(b"IHDR", b"\0" * 13))
+    if (depth, colour, interlace) != (8, 2, 0):
+        raise ValueError(f"this reader takes 8-bit RGB PNGs without interlacing, got bit depth {depth}, colour type "
+                         f"{colour}, interlace {interlace}")
+    raw, stride = zlib.decompress(chunks.get(b"IDAT", b"")), 1 + 3 * width
+    if len(raw) != stride * height or any(raw[r * stride] for r in range(height)):
+        raise ValueError("this reader takes rows stored unfiltered (filter type 0), as png_image writes them")
+    pixels = [tuple(raw[r * stride + 1 + 3 * x: r * stride + 4 + 3 * x]) for r in range(height) for x in range(width)]
+    return width, height, pixels
+
+
+def colour_name(rgb: tuple[int, int, int]) -> str:
+    """Name the nearest of COLOUR_NAMES. Example: (250, 10, 10) -> 'red'"""
+    return min(COLOUR_NAMES, key=lambda name: sum((a - b) ** 2 for a, b in zip(rgb, COLOUR_NAMES[name])))
+
+
+def caption_image(image: str) -> str:
+    """Describe a picture in words: its size and its colours, largest share first.
+
+    Args:
+        image: a PNG picture, base64-encoded
+    """
+    try:
+        data = base64.b64decode(image, validate=True)
+    except ValueError as exc:  # binascii.Error is a ValueError
+        raise ValueError(f"the image is not base64 ({exc}); send the PNG's bytes base64-encoded") from None
+    width, height, pixels = png_pixels(data)
+    shares = Counter(colour_name(p) for p in pixels).most_common()
+    return f"a picture of {width} x {height} pixels: " + ", ".join(f"{name} {n / len(pixels):.0%}" for name, n in shares)
+
+
+def caption_tool() -> tool_core.Tool:
+    """Wrap caption_image as a tool whose schema says what its string holds (JSON Schema 2020-12, section 8)."""
+    tool = tool_core.tool_from_function(caption_image, read_only=True)
+    tool.parameters["properties"]["image"] |= {"contentMediaType": "image/png", "contentEncoding": "base64"}
+    return tool
+
+
+FAMILIES = [  # lecture 000's four families of tools, with its example of each, and the lab tool that stands for it
+    ("knowledge access", "search_engine(query) -> document", "lookup_policy"),
+    ("computation", "calculator(formula) -> value", "calculate"),
+    ("interaction with the world", "get_weather(city) -> weather", "create_ticket"),
+    ("non-textual modalities", "image.caption(image) -> str", "caption_image"),
+]
+WARNING_SIGN = ["rrrrrrrr", "rrwwwwrr", "rrwwwwrr", "rrrrrrrr"]  # the picture demo 4 sends: a red sign, a white panel
+
+
+def family_registry() -> tuple[tool_core.ToolRegistry, tool_core.OrrinGrid]:
+    """Put one lab tool of each family in one registry: demo 2's policy lookup, demo 3's calculator, Orrin Grid's
+    ticket (over the grid returned with it) and the captioner."""
+    grid_tools, grid = tool_core.orrin_grid_registry()
+    return tool_core.ToolRegistry([policy_registry().get("lookup_policy"), calculator_tool(),
+                                   grid_tools.get("create_ticket"), caption_tool()]), grid
+
+
+@tool_core.preformatted
+def demo_tool_families() -> str:
+    """One lab tool for each of lecture 000's four families, its shape read off its schemas, each called the same way."""
+    registry, grid = family_registry()
+    rows = [[family, example, tool_core.tool_signature(registry.get(name)),
+             "read-only" if registry.get(name).read_only else "has side effects"] for family, example, name in FAMILIES]
+    picture = base64.b64encode(png_image(WARNING_SIGN, {"r": (210, 20, 30), "w": (250, 250, 250)})).decode("ascii")
+    calls = [("lookup_policy", {"topic": "remote work"}), ("calculate", {"expression": "17423 * 892"}),
+             ("create_ticket", {"substation_id": "SS-218", "summary": "relay trips twice an hour", "priority": "high"}),
+             ("caption_image", {"image": picture})]
+    called, tickets = [], len(grid.tickets)
+    for name, arguments in calls:
+        shown = {k: (v[:24] + f"... ({len(v)} characters)" if k == "image" else v) for k, v in arguments.items()}
+        called.append([name, json.dumps(shown), registry.call(name, arguments).text])
+    return "\n".join([
+        "Lecture 000 sorts tools into four families by what they are for. One lab tool of each, its typed inputs read off",
+        "its JSON Schema and its typed output off its return type:",
+        tool_core.format_table(["family", "the lecture's example", "the lab's tool: name(typed inputs) -> typed output",
+                                "kind"], rows, [0, 0, 58, 0]),
+        "",
+        "One registry checks and runs all four the same way (validate, then execute):",
+        tool_core.format_table(["tool", "arguments", "result"], called, [0, 44, 54]),
+        "",
+        f"Tickets in the work-order system: {tickets} before these calls, {len(grid.tickets)} after (create_ticket acts on "
+        "the world).",
+        "Different jobs, one outer shape: a name, typed inputs, a typed output. The model writes only the name and the",
+        "inputs; the work happens outside it, and what comes back is data: here even the picture travels as text (base64)",
+        "and its content comes back as words."])
 
 
 # Handout 001, figure by figure: what `scripts/01_why_tools.py --vs-handout` prints, and README's table
@@ -1426,6 +1563,11 @@ def sweep_rows(candidates: list[Candidate]) -> list[list]:
         useless = sum(not c.gold for c in kept)
         rows.append(["no filter" if tau is None else f"{tau:g}", len(kept), *cells, f"{useless / max(len(kept), 1):.0%}"])
     return rows
+
+
+def _gain_span(candidates: list[Candidate]) -> str:
+    """Write the lowest and highest gain. Example: gains 0.51 and 3.89 -> '0.51 to 3.89'"""
+    return f"{min(c.gain for c in candidates):.2f} to {max(c.gain for c in candidates):.2f}"
 
 
 def _gain_range(candidates: list[Candidate], tool: str) -> str:
@@ -1623,11 +1765,11 @@ def _decoding_lines(run: ToolformerRun, tau: float) -> list[str]:
     return [
         f"Demo 3's trigram (tau = {tau:g}) decodes each held-out text from where it needs a call (a plain text: from "
         "its middle),",
-        "writing its argmax each step. At '->' (the paper's arrow) the harness stops it, runs the call through the "
-        "registry,",
-        "writes the result and ']', and decoding goes on; outside a call only the harness writes '->' and ']'. At "
-        "most one call",
-        "per text, as in the paper. The first held-out text of each kind:",
+        "writing its likeliest token each step. At '->' (the paper's arrow) the harness stops it, runs the call "
+        "through the",
+        "registry, writes the result and ']', and decoding goes on; outside a call only the harness writes '->' and "
+        "']'. At most",
+        "one call per text, as in the paper. The first held-out text of each kind:",
         *(f'  {tests[n].kind:<9}"{decoded[n].text()}"' for n in shown),
         "",
         tool_core.format_table(["text", "the model wrote", "the registry returned", "the text's own call",
@@ -1719,6 +1861,59 @@ def _tool_mode_lines() -> list[str]:
 def demo_tool_use(run: ToolformerRun, tau: float = 0.5) -> str:
     """Tool use at inference: Toolformer decoding with its tools, and ToolkenGPT switching to tool mode."""
     return "\n".join(_decoding_lines(run, tau) + ["", ""] + _tool_mode_lines())
+
+
+WEAK_COPY = 0.05  # demo 6's middle model: a copy cache a quarter as strong as the one of demos 1-3
+
+
+def rescored(run: ToolformerRun, model: CachedLM | NGramLM) -> list[Candidate]:
+    """Step 3 again with another model: copies of the run's executed candidates, their three losses recomputed."""
+    candidates = [dataclasses.replace(c) for c in run.candidates]
+    score_candidates(candidates, run.texts, model)
+    return candidates
+
+
+def _without_cache(lm: NGramLM, alone: list[Candidate], tau: float) -> str:
+    """Say what the trigram alone makes of a result: how often it cannot tell it from none, and what the filter keeps."""
+    same, best, kept = sum(c.L_result == c.L_call for c in alone), max(c.gain for c in alone), keep(alone, tau)
+    why = ("The trigram alone predicts a word from the two before it: after a call both histories end in ']', a word it "
+           "never saw,\nso it falls back to its one-word estimate whether the result is there or not: "
+           if not lm.knows("]") else "The trigram alone: ")
+    verdict = ("nothing is kept, and step 4 has nothing to learn from." if not kept else
+               f"{len(kept)} calls meet tau = {tau:g}" + (", though none gains anything: noise, not a signal."
+                                                          if best <= 0 else "."))
+    return (f"{why}L(e(c, r)) = L(e(c, eps)) for {same} of {len(alone)}\ncandidates, and no call gains more than "
+            f"{best:.2f}: {verdict}")
+
+
+@tool_core.preformatted
+def demo_too_weak(run: ToolformerRun, tau: float = 0.5) -> str:
+    """The filter with models that can use a result less and less: no copy cache, a weak one, demos 1-3's."""
+    models = [("trigram alone, no copy cache", run.lm, None),
+              (f"trigram, copy weight {WEAK_COPY:g}", CachedLM(run.lm, weight=WEAK_COPY), None),
+              ("trigram, copy weight 0.2 (demos 1-3)", CachedLM(run.lm), run.candidates)]
+    megawatt = next(c for c in run.candidates if c.gold and c.tool == "Calculator")
+    tokens = run.texts[megawatt.text].tokens
+    before, word = tokens[:megawatt.position], tokens[megawatt.position]
+    rows, alone = [], None
+    for label, model, candidates in models:
+        candidates = candidates if candidates is not None else rescored(run, model)
+        alone = candidates if alone is None else alone  # the first model's: the trigram without a cache
+        kept, right = keep(candidates, tau), [c for c in candidates if c.gold]
+        p_after = model.prob(word, before + call_tokens(megawatt.call, megawatt.result))
+        rows.append([label, f"{p_after:.4f} ({model.prob(word, before):.4f})", len(kept),
+                     f"{sum(c.gold for c in kept)} of {len(right)}", _gain_span(right)])
+    return "\n".join([
+        "Handout 3.5: on small GPT-2 models Toolformer's calls did not help; using tools came only with size. The same",
+        f"filter (tau = {tau:g}) on the same {len(run.candidates)} executed candidates, with three models that differ only "
+        "in how much they can copy\nfrom their context, and so in how much a result can help them:",
+        tool_core.format_table(["model", f"P('{word}'), result (no call)", f"kept (tau = {tau:g})", "right kept",
+                                "right calls' gains"], rows),
+        f"P('{word}'): the megawatt sentence's next word right after [{megawatt.call} -> {megawatt.result}], and in "
+        "brackets with no call there.",
+        _without_cache(run.lm, alone, tau),
+        "A cache that copies a little already lets results help; copying more, the right calls gain more. The calls pay "
+        "only once\nthe model can use what the tool returns."])
 
 
 # Handout 001, figure by figure: what `scripts/02_toolformer.py --vs-handout` prints, and README's table
@@ -2796,6 +2991,22 @@ def _percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "-"
 
 
+def stop_sentence(stops: Counter) -> str:
+    """Say in words how the masked calls ended, from their Generation.stop counts.
+
+    Example: Counter({"end": 149, "max_tokens": 1}) -> 'How the 150 masked calls ended: 149 with the model's own
+    end-of-call token (the mask offers it only once the call is complete); 1 at the 64-token limit, cut off.'
+    """
+    words = {"end": "with the model's own end-of-call token (the mask offers it only once the call is complete)",
+             "max_tokens": f"at the {MAX_CALL_TOKENS}-token limit, cut off"}
+    if len(stops) == 1 and next(iter(stops)) in words:
+        (why, n), = stops.items()
+        return f"All {n} masked calls ended {words[why]}."
+    parts = [f"{n} {words.get(why, f'stopped ({why})')}"
+             for why, n in sorted(stops.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return f"How the {sum(stops.values())} masked calls ended: {'; '.join(parts)}."
+
+
 @tool_core.preformatted
 def demo_free_vs_masked(lab: ConstrainedLab, samples: int = 150) -> str:
     """Sample calls with and without the mask; grade them with tool_core's parser and validate; name the failures."""
@@ -2836,7 +3047,7 @@ def demo_free_vs_masked(lab: ConstrainedLab, samples: int = 150) -> str:
         tool_core.format_table(["tool", "calls", "free: valid JSON", "schema-valid", "masked: valid JSON",
                                 "schema-valid"], rows),
         "Lecture 003 (XGrammar's figure for a real model): 62% valid JSON without the mask, 100% with it.",
-        "Masked sampling stopped: " + ", ".join(f"{why} x{n}" for why, n in sorted(stops.items())) + ".",
+        stop_sentence(stops),
         "",
         "What went wrong in the free calls (a call may show several schema problems):",
         tool_core.format_table(["problem", "calls", "shortest example"], fails) if fails else "  nothing"])
@@ -2853,14 +3064,16 @@ def demo_integer_automaton() -> str:
 
 
 def mask_text(chars: str) -> str:
-    """Write a set of characters briefly. Example: ' 0123456789}' -> '0-9 } ws'"""
+    """Write a set of characters briefly, in words. Example: ' 0123456789}' -> '0-9 } or white space'"""
     shown = "".join(c for c in chars if c not in _WS).replace("0123456789", "\0").replace("123456789", "\1")
     if len(shown) > 40:
         missing = "".join(c for c in BASE_CHARACTERS if c not in chars)
         text = "any character" + (f" but {missing}" if missing else "")
     else:
         text = " ".join(shown).replace("\0", "0-9").replace("\1", "1-9")
-    return (text + " ws").strip() if set(chars) & _WS else text or "nothing"
+    if set(chars) & _WS:  # space, tab, newline, return: JSON allows any of them between tokens
+        return f"{text} or white space" if text else "white space"
+    return text or "nothing"
 
 
 _LEXEME = re.compile(r'\s*(?:"(?:[^"\\]|\\.)*"|[-+.0-9eE]+|[a-z]+|.)\s*[:,]?')  # a key or value, with its : or ,
@@ -2886,7 +3099,8 @@ def walk_table(automaton: SchemaAutomaton, text: str) -> tuple[list[list], bool]
         move = (f" (push {after[-1]})" if len(after) > len(before) else
                 f" (pop {before[-1]})" if len(after) < len(before) else "")
         rows.append([k, m.group() + move, after or "(empty)", expectation(config),
-                     mask_text(automaton.allowed_next(text[:m.end()])) + (" end" if automaton.can_end(config) else "")])
+                     mask_text(automaton.allowed_next(text[:m.end()]))
+                     + (", or the end of the text" if automaton.can_end(config) else "")])
     return rows, automaton.can_end(config)
 
 
@@ -3013,7 +3227,8 @@ def demo_mask_cost(lab: ConstrainedLab, timings: bool = False) -> str:
         tool_core.format_table(["method", "automaton steps per token", "vs naive"]
                                + (["ms per mask", "vs naive"] if timings else []), rows),
         f"The three masks are {'the same' if costs['same'] else 'NOT the same'} at every step.",
-        f"Compiling (once per tool) split {states} states for the 3 tools in {compile_steps} automaton steps{compiled}",
+        f"Compiling (once per tool) gave each of the {states} automaton states of the {len(lab.maskers)} tools its ready "
+        f"mask and its list of context-dependent tokens, in {compile_steps} automaton steps{compiled}",
         f"Context-dependent tokens: {sum(dependent) / len(dependent):.1f} of {size} per step on average "
         f"({sum(dependent) / len(dependent) / size:.1%}); inside a string {in_string} ({in_string / size:.1%}): the "
         "tokens that end the string and go on, such as '\",' and '\"}'.",
@@ -3023,7 +3238,8 @@ def demo_mask_cost(lab: ConstrainedLab, timings: bool = False) -> str:
         "Milliseconds vary by machine and run, so they are printed only with --timings.",
         f"What differs: {size} tokens instead of 128K, so even the naive walk is cheap; Python instead of C++; no "
         "bitset masks and no overlap with the model's own step. The share of stack-dependent tokens is of the same "
-        "order, because after a value only whitespace , } ] may follow, whatever the stack (context expansion)."])
+        "order, because after a value only whitespace , } ] may follow, whatever the stack (XGrammar's \"context "
+        "expansion\")."])
 
 
 @tool_core.preformatted
@@ -3042,7 +3258,7 @@ def demo_what_masking_misses(lab: ConstrainedLab, samples: int = 1000) -> str:
         "Greedy masking, one step at a time (Park et al., 2024): token 1 is a (0.9) or c (0.1); after a, b (0.01) or "
         "x (0.99, invalid); after c, d (1).",
         tool_core.format_table(["answer", "masked sampler, exact", f"sampled ({samples})",
-                                "model given a valid answer, exact", f"sampled ({samples}, rejection)"], rows),
+                                "model given a valid answer, exact", f"sampled ({samples}, invalid ones dropped)"], rows),
         f"Step 1 masks nothing (a and c can both finish); step 2 lifts b from 0.01 to 1. The mask keeps every answer "
         f"valid but samples ab {float(masked['ab']):.0%} of the time, where the model itself, given a valid answer, "
         f"says cd {float(truth['cd']):.0%}."])

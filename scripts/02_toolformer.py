@@ -11,6 +11,8 @@ Demo 5: tool use at inference: demo 3's trigram decodes held-out texts, the harn
         call it writes at "->" and writing the result; how often the result is copied, and how the
         paper's top-k rule for opening a call differs; then one switch to ToolkenGPT's tool mode
         for "... the area is", beside the loss that skips [N/A].
+Demo 6: the filter again with models that can use a result less: the trigram alone (no copy cache) keeps no call,
+        a weak cache some, demos 1-3's all the right ones (handout 3.5: tool use comes with model size).
 
 Runs offline in well under a second. --seed draws the numbers and the everywhere-calendar positions (default 0).
 """
@@ -46,7 +48,9 @@ def main() -> None:
                 ("Demo 3. Step 4: retrain on the kept calls", lambda: toolformer_lab.demo_retrain(run, args.tau)),
                 ("Demo 4. ToolkenGPT: a tool as a token", toolformer_lab.demo_toolken),
                 ("Demo 5. Tool use at inference time: decoding with the tools, and ToolkenGPT's tool mode",
-                 lambda: toolformer_lab.demo_tool_use(run, args.tau))]
+                 lambda: toolformer_lab.demo_tool_use(run, args.tau)),
+                ("Demo 6. Tool use pays only once the model can use the result",
+                 lambda: toolformer_lab.demo_too_weak(run, args.tau))]
     tool_core.print_demos(sections, tool_core.vs_handout(args, "02", toolformer_lab.HANDOUT_02))
 
 

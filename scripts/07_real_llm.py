@@ -16,7 +16,9 @@ Back-ends, over urllib, chosen as the official SDKs read their environment:
 With --native, --tool-choice (auto, required, any, none, or a tool's name) and --no-parallel go in
 the vendor's own fields. Retried with back-off, as the SDKs do: 408, 409, 429 (not a used-up
 quota), 5xx but 501, timeouts and dropped connections. A reply cut at max_tokens is graded as
-the truncated call it holds. The key is sent in a header and never printed.
+the truncated call it holds. The key is sent in a header and never printed. Offline, the flags that
+shape a request (--native, --tool-choice, --no-parallel, --model, --max-tokens, --timeout) change
+nothing, and a line above the table says which were given.
 """
 import argparse
 import os
@@ -54,6 +56,20 @@ def tool_choice_of(text: str | None) -> str | dict | None:
     return {"name": text}
 
 
+def offline_note(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
+    """Name the flags the offline toy ignores, in one line ('' when none was given): they shape a real request."""
+    given = [f"--{name.replace('_', '-')}" for name in ("native", "tool_choice", "no_parallel", "model", "max_tokens",
+                                                      "timeout") if getattr(args, name) != parser.get_default(name)]
+    if not given:
+        return ""
+    named = given[0] if len(given) == 1 else ", ".join(given[:-1]) + " and " + given[-1]
+    real = "without --toy" if args.toy else "once ANTHROPIC_API_KEY, OPENAI_API_KEY, --api or --base-url names one"
+    one = len(given) == 1
+    return (f"Offline, {named} {'has' if one else 'have'} no effect: model A's replies are written out in advance, "
+            f"in the text protocol, and no request is sent ({'it applies' if one else 'they apply'} to a real model, "
+            f"{real}).")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--toy", action="store_true", help="offline: model A's replies (the default without a key)")
@@ -79,9 +95,11 @@ def main() -> int:
             dialect.tool_choice(choice or "auto", parallel)
         except ValueError as exc:
             parser.error(str(exc))
+    note = offline_note(args, parser) if isinstance(backend, bfcl_lab.ToyBackend) else ""
     try:
         tool_core.print_demos([("The nine BFCL questions, graded",
-                                lambda: bfcl_lab.demo_real(backend, dialect, choice, parallel))],
+                                lambda: "\n".join(filter(None, [note, bfcl_lab.demo_real(backend, dialect, choice,
+                                                                                          parallel)])))],
                               tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)

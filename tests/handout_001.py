@@ -2,9 +2,11 @@
 
 Transcribed from the handout (lecture/001, in Chinese; the figures as written there, the words around them in
 English), section by section, not from the lab. Each row: (script, demo, section, the figure). Demo 0 is a section
-of a script that is not a numbered demo (script 02's worked numbers, script 03's prompt cost, script 07's grading).
+of a script that is not a numbered demo (script 02's worked numbers, script 03's prompt cost, script 05's table of
+four ways to teach a model its tools, script 07's grading).
 Left out: figures no demo computes (paper quotes, slide examples, exercises no demo answers) and two of script 07's
-flags that only --help shows (the stop sequence <tool_result, --toy).
+flags that only --help shows (the stop sequence <tool_result, --toy). The one exception: the four approaches' scales,
+which script 05 prints as quotes of the lecture's table (the crosswalk says they are quoted, not computed).
 """
 
 FIGURES = [
@@ -74,6 +76,10 @@ FIGURES = [
     ('04', 4, '§5.4', '3'),
     ('04', 4, '§5.4', '24'),
     ('04', 4, '§5.4', '0'),
+    ('05', 0, '§3.1', '5 (QA, calculator, search engine, translator, calendar)'),  # 问答系统、计算器、搜索引擎、翻译系统、日历
+    ('05', 0, '§3.7', '234'),
+    ('05', 0, '§4.2', '1,645'),
+    ('05', 0, '§4.1', 'over 16,000 (16,000 多个)'),
     ('05', 1, '§4.4', '15 objects x 10 operations = 150 APIs'),
     ('05', 1, '§4.4', 'get_X_status, get_X_history, list_Xs, assign_X, ...'),
     ('05', 1, '§4.4', '300 requests, 190 paraphrased'),

@@ -52,6 +52,11 @@ def demo_tool_use(seed: int, tau: float) -> str:
 
 
 @functools.cache
+def demo_too_weak(seed: int, tau: float) -> str:
+    return tl.demo_too_weak(toolformer_pipeline(seed), tau)
+
+
+@functools.cache
 def demo_cant_compute(seed: int = 0) -> str:
     return tl.demo_cant_compute(seed)
 

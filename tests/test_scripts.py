@@ -174,6 +174,51 @@ class EveryScript(unittest.TestCase):
                 self.assertEqual(handed, sorted(row.reaches))
 
 
+class NewDemos(unittest.TestCase):
+    """Where a script hands a demo what its flags say: script 02's demo 6 gets the seeded run; script 07 says which flags
+    do nothing offline. The lab is replaced by recorders, so nothing is computed."""
+
+    def test_script_02_demo_6_gets_the_seeded_run_and_tau(self):
+        run = object()
+        with contextlib.ExitStack() as stack:
+            for name in dir(toolformer_lab):
+                if name.startswith("demo_"):
+                    stack.enter_context(mock.patch.object(toolformer_lab, name, mock.Mock(return_value="")))
+            pipeline = stack.enter_context(mock.patch.object(toolformer_lab, "toolformer_pipeline",
+                                                             mock.Mock(return_value=run)))
+            code, out, err = in_process(SCRIPTS / "02_toolformer.py", "--seed", "41", "--tau", "0.7")
+            weak = toolformer_lab.demo_too_weak
+        self.assertEqual((code, err), (0, ""))
+        pipeline.assert_called_once_with(41)
+        weak.assert_called_once_with(run, 0.7)
+        self.assertIn("=== Demo 6. Tool use pays only once the model can use the result ===", out)
+
+    def test_script_07_says_which_flags_do_nothing_offline(self):
+        cases = [  # (arguments, the line above the table: '' for none)
+            ((), ""),
+            (("--native",), "Offline, --native has no effect: model A's replies are written out in advance, in the text "
+                            "protocol, and no request is sent (it applies to a real model, once ANTHROPIC_API_KEY, "
+                            "OPENAI_API_KEY, --api or --base-url names one)."),
+            (("--native", "--tool-choice", "required", "--no-parallel"),
+             "Offline, --native, --tool-choice and --no-parallel have no effect"),
+            (("--toy", "--model", "m", "--max-tokens", "9", "--timeout", "3"),
+             "Offline, --model, --max-tokens and --timeout have no effect"),
+            (("--toy", "--max-tokens", "512"), ""),  # the default, said again: nothing changes
+            (("--toy", "--native", "--model", "m"), "Offline, --native and --model have no effect: model A's replies "
+             "are written out in advance, in the text protocol, and no request is sent (they apply to a real model, "
+             "without --toy)."),
+        ]
+        for arguments, line in cases:
+            with self.subTest(arguments=arguments), mock.patch.object(bfcl_lab, "demo_real",
+                                                                      mock.Mock(return_value="the table")):
+                code, out, err = in_process(SCRIPTS / "07_real_llm.py", *arguments)
+                self.assertEqual((code, err), (0, ""))
+                lines = sections(out)["The nine BFCL questions, graded"].splitlines()
+                self.assertEqual(lines[-1], "the table")
+                self.assertEqual(len(lines), 2 if line else 1)  # one line at most
+                self.assertTrue(lines[0].startswith(line))
+
+
 class RunAll(unittest.TestCase):
     def test_lists_every_numbered_script_in_order(self):
         code, out, err = in_process(SCRIPTS / "run_all.py", "--list")

@@ -709,12 +709,38 @@ class DemoFigures(unittest.TestCase):
         self.assertEqual(verdicts, ["correct", "wrong_arguments", "wrong_tool", "hallucinated", "unparseable"])
 
     def test_scale_figures_smoke(self):
-        text = tc.scale_figures((150, 1600), queries=20)
+        text = tc.demo_scale((150, 1600), queries=20)  # what --scale prints, on two sizes: the table, then the note
         rows = table(text, "tools", 2)
         self.assertEqual([row[0] for row in rows], ["150", "1,600"])
         for row in rows:
             with self.subTest(size=row[0]):
                 self.assertTrue(0 < percent(row[4]) <= 100)
+        self.assertEqual(text.split("\n", 4)[4], tc.pruning_note(rows))  # the note reads the table's own figures
+
+    def test_where_pruning_pays(self):
+        def rows(*figures):  # (tools, pruned ms, full ms, touched) -> scale_figures' rows
+            return [[tools, "0.001", pruned, full, touched] for tools, pruned, full, touched in figures]
+        cases = [  # (the table's figures, what the note must say; speed-ups by hand: full / pruned)
+            (rows(("150", "0.06", "0.05", "55%"), ("1,600", "0.13", "0.45", "23%"), ("16,000", "0.72", "3.40", "22%")),
+             ["no faster than the full scan at 150 tools (0.06 ms against 0.05, skipping 45% of the postings)",
+              "From 1,600 tools on it pays (3.5x faster at 1,600, 4.7x faster at 16,000).", "(55% at 150 tools, "
+              "22% at 16,000)"]),
+            (rows(("150", "0.04", "0.05", "55%"), ("16,000", "0.72", "3.40", "22%")),  # 0.05 / 0.04 = 1.25
+             ["Where pruning pays, from this run's figures: at every size here (1.2x faster at 150, 4.7x faster at "
+              "16,000)."]),
+            (rows(("150", "0.05", "0.05", "55%"), ("1,600", "0.20", "0.20", "23%")),  # a tie is no gain
+             ["at 150 tools (0.05 ms against 0.05, skipping 45% of the postings); 1,600 tools (0.20 ms against 0.20, "
+              "skipping 77% of the postings)", "In this run it does not pay up to 1,600 tools."]),
+            (rows(("150", "0.03", "0.04", "55%"), ("1,600", "0.30", "0.20", "23%"), ("16,000", "0.00", "3.40", "22%")),
+             ["no faster than the full scan at 1,600 tools (0.30 ms against 0.20, skipping 77% of the postings)",
+              "(at 150 tools it was faster: the turn is not clean in this run)",  # it pays from a size on, for good
+              "From 16,000 tools on it pays (under 0.01 ms against 3.40 at 16,000)."]),
+        ]
+        for figures, phrases in cases:
+            note = " ".join(tc.pruning_note(figures).split())
+            for phrase in phrases:
+                with self.subTest(figures=[f[2:4] for f in figures], phrase=phrase):
+                    self.assertIn(phrase, note)
 
 
 # --- 8. AST matching -----------------------------------------------------------------------------
@@ -974,6 +1000,47 @@ class DocsRegistry(unittest.TestCase):
 
 
 # --- 10. scripts/05_many_tools.py ----------------------------------------------------------------
+
+class FourWays(unittest.TestCase):
+    """The table of four ways to teach a model its tools: the lecture's figures quoted as data, and pointers to the
+    code and demos that compute one mechanism of each (they must exist)."""
+
+    def test_the_lectures_table_is_quoted(self):
+        # lecture 000's summary table; handout 001: five tools (§3.1), 234 (§3.7), 1,645 API calls (§4.2), 16,000 (§4.1)
+        body = script_runs.sections(script_runs.result(SCRIPT).stdout)["Four ways to teach a model its tools"]
+        self.assertIn("Lecture 000's summary table (quoted, not computed", body)
+        self.assertEqual(table(body, "approach    tools", 4), [
+            ["Toolformer", "5 tools", "self-supervision", "text"],
+            ["ToolkenGPT", "234 tools", "ground-truth or synthetic calls", "one embedding (a toolken)"],
+            ["Gorilla", "1,645 API calls", "GPT-4 self-instruct data", "text and API code"],
+            ["ToolLLM", "16,000 APIs", "ChatGPT-generated traces", "a ReAct-style trace (reason, then act)"]])
+        self.assertEqual(body, tc.demo_four_ways())
+
+    def test_every_pointer_names_code_and_a_demo_that_exist(self):
+        modules = {"tool_catalog": tc, "toolformer_lab": __import__("toolformer_lab")}
+        titles = {number: re.findall(r'"(Demo \d+)\. ', (ROOT / "scripts" / name).read_text(encoding="utf-8"))
+                  for number, name in (("02", "02_toolformer.py"), ("05", "05_many_tools.py"))}
+        expected = {"Toolformer": ("02", (1, 2, 3, 6)), "ToolkenGPT": ("02", (4, 5)), "Gorilla": ("05", (4,)),
+                    "ToolLLM": ("05", (3,))}  # the loss filter and demo 6; toolkens; AST matching; retrieval
+        self.assertEqual({m.approach: (m.script, m.demos) for m in tc.LAB_MECHANISMS}, expected)
+        self.assertEqual([m.approach for m in tc.LAB_MECHANISMS], [row[0] for row in tc.TEACHING_WAYS])
+        for m in tc.LAB_MECHANISMS:
+            for name in m.code:
+                with self.subTest(code=name):
+                    module, *path = name.split(".")
+                    self.assertTrue(callable(functools.reduce(getattr, path, modules[module])))
+            for demo in m.demos:
+                with self.subTest(approach=m.approach, demo=demo):
+                    self.assertIn(f"Demo {demo}", titles[m.script])
+        self.assertIn("solve_dfsdt", tc.LAB_MECHANISMS[3].also)
+        self.assertTrue(callable(tc.solve_dfsdt))
+
+    def test_which_demos(self):
+        for demos, expected in (((4,), "demo 4"), ((4, 5), "demos 4 and 5"), ((1, 2, 3), "demos 1-3"),
+                                ((1, 2, 3, 6), "demos 1-3 and 6"), ((1, 3, 5), "demos 1, 3 and 5")):
+            with self.subTest(demos=demos):
+                self.assertEqual(tc.which_demos(demos), expected)
+
 
 class Script05Runs(unittest.TestCase):
     """What script 05 prints, from the table's runs (tests/test_scripts.py: the same bytes from any directory, --help,

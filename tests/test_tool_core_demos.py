@@ -237,6 +237,10 @@ class PromptCostDemo(unittest.TestCase):
         self.assertLessEqual(abs(each * 4 - definitions), 2)
         found = re.search(r"a 5-turn task pays it 5 times \((\d+) tokens\)", text)
         self.assertEqual(int(found.group(1)), 5 * total)
+        # handout 001 §6.1 gives 521 tokens and ~104 per tool, and never says what counted them
+        self.assertIn("The handout gives\n521 tokens (~104 per tool) for its four tools and does not say how it counted "
+                      "them", text)
+        self.assertNotIn("real tokenizer", text)
 
 
 

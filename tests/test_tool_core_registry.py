@@ -10,7 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # for exercise_tables, however the tests are started
 
 from tool_core import (OrrinGrid, Tool, ToolExecutionError, ToolRegistry, is_retryable,  # noqa: E402
-                       orrin_grid_registry, parse_docstring, schema_for_type, tool_from_function)
+                       orrin_grid_registry, parse_docstring, schema_for_type, schema_text, tool_from_function,
+                       tool_signature)
 from exercise_tables import CALLS, Counting, call_tools  # noqa: E402
 
 
@@ -142,6 +143,56 @@ class SchemaFromFunction(unittest.TestCase):
         registry = ToolRegistry([tool_from_function(list_members)])
         with self.assertRaises(ValueError):
             registry.register(tool_from_function(list_members))
+
+
+class Signature(unittest.TestCase):
+    """tool_signature: a tool's outer shape, name(typed inputs) -> typed output, read off its schema and return hint."""
+
+    def test_schema_text(self):
+        cases = [  # (schema, as a signature writes it)
+            ({"type": "string"}, "string"), ({"type": ["integer", "null"]}, "integer | null"),
+            ({"enum": ["low", "high"]}, '"low" | "high"'), ({"type": "string", "enum": ["a"]}, '"a"'),
+            ({"anyOf": [{"type": "integer"}, {"type": "number"}]}, "integer | number"),
+            ({"oneOf": [{"type": "string"}, {"enum": [1, 2]}]}, "string | 1 | 2"),
+            ({"type": "array", "items": {"type": "integer"}}, "array of integer"), ({"type": "array"}, "array"),
+            ({"type": "string", "contentMediaType": "image/png", "contentEncoding": "base64"},
+             "string (image/png, base64)"),
+            ({}, "any"), (True, "any"), ({"description": "no type"}, "any"),
+        ]
+        for schema, expected in cases:
+            with self.subTest(schema=schema):
+                self.assertEqual(schema_text(schema), expected)
+
+    def test_signatures(self):
+        def nothing() -> None:
+            """Do nothing."""
+
+        def bound(db: dict, key: str) -> dict[str, int]:
+            """Look a key up.
+
+            Args:
+                key: the key
+            """
+            return db
+
+        registry, _ = orrin_grid_registry()
+        with_output = dataclasses.replace(tool_from_function(nothing), output_schema={"type": "object"})
+        cases = [  # the tool's definition, read by hand -> its signature
+            (registry.get("create_ticket"),
+             'create_ticket(substation_id: string, summary: string, priority?: "low" | "normal" | "high") -> object'),
+            (registry.get("search_incidents"), "search_incidents(filters: object, limit?: integer) -> array"),
+            (tool_from_function(list_members),
+             'list_members(team: "firmware" | "people", limit?: integer, tags?: array of string | null) -> array'),
+            (tool_from_function(nothing), "nothing() -> null"),
+            (with_output, "nothing() -> object"),  # an output_schema, where there is one, wins over the hint
+            (tool_from_function(nothing, name="renamed"), "renamed() -> null"),  # the tool's name, not the function's
+        ]
+        tool = tool_from_function(bound, context=("db",))
+        cases.append((dataclasses.replace(tool, fn=functools.partial(tool.fn, {})), "bound(key: string) -> object"))
+        for tool, expected in cases:
+            with self.subTest(tool=tool.name):
+                self.assertEqual(tool_signature(tool), expected)
+
 
 
 class RegistryCall(unittest.TestCase):

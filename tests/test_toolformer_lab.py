@@ -996,11 +996,11 @@ class Scripts(unittest.TestCase):
         # the figures of every demo are pinned in tests/test_toolformer_lab_demos.py; this ties them to the scripts
         for name, seed in self.RUNS.items():
             expected = {"01": [lab_results.demo_cant_compute(seed), lab_results.demo("demo_cant_see"),
-                               lab_results.demo("demo_calculator_loop")],
+                               lab_results.demo("demo_calculator_loop"), lab_results.demo("demo_tool_families")],
                         "02": [lab_results.demo("demo_worked_numbers"), lab_results.demo_candidates(seed, 0.5),
                                lab_results.demo_threshold_sweep(seed), lab_results.demo_retrain(seed, 0.5),
                                lab_results.demo("demo_toolken"),
-                               lab_results.demo_tool_use(seed, 0.5)]}
+                               lab_results.demo_tool_use(seed, 0.5), lab_results.demo_too_weak(seed, 0.5)]}
             for script, bodies in expected.items():
                 with self.subTest(script=script, run=name):
                     code, out, err = script_run(script, name)

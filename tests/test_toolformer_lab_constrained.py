@@ -597,7 +597,9 @@ class Script(unittest.TestCase):
                 self.assertEqual(expected[3:], ["100%", "100%"])
         self.assertIn(f"One 4-gram per tool over the {len(lab_.vocab.tokens)}-token vocabulary, trained on 100 calls "
                       "each (15% of them with one slip", out)
-        self.assertIn("Masked sampling stopped: end x150.", out)
+        ended = Counter(g.stop for g in tl.generate_calls(lab_, 150, True, 2))
+        self.assertEqual(ended, Counter({"end": 150}))  # the mask offers the end only where a call is complete
+        self.assertIn("All 150 masked calls ended with the model's own end-of-call token", out)
         problems = {cells(line)[0]: int(cells(line)[1]) for line in out.split("shortest example")[1].splitlines()[2:]}
         for problem in ("JSON: extra comma", "JSON: missing brace", "schema: a string where an integer belongs"):
             self.assertIn(problem, problems)  # the lecture's three
@@ -622,8 +624,10 @@ class Script(unittest.TestCase):
         self.assertEqual([r[1:3] for r in rows[:7]], [["(empty)", "a value: an object"], ["{ (push {)", "{"],
                                                       ['"name":', "{"], ['"Ann",', "{"], ['"age":', "{"], ["42", "{"],
                                                       ["} (pop {)", "(empty)"]])
-        self.assertEqual([r[-1] for r in rows[:7]], ["{ ws", '" ws', '" ws', '" ws', "- 0-9 ws", "0-9 } ws", "ws end"])
-        self.assertIn("rejected at '\"': the mask allows only - 0-9 ws", demo3)
+        self.assertEqual([r[-1] for r in rows[:7]], ["{ or white space", '" or white space', '" or white space',
+                                                     '" or white space', "- 0-9 or white space",
+                                                     "0-9 } or white space", "white space, or the end of the text"])
+        self.assertIn("rejected at '\"': the mask allows only - 0-9 or white space", demo3)
         self.assertEqual(re.findall(r"^-> (\w+)", demo3, re.M), ["accepted", "rejected"])
 
     def test_demo_4_figures(self):
@@ -690,7 +694,7 @@ class Script(unittest.TestCase):
         in_string = [t for t in lab_.vocab.tokens if re.fullmatch(r'[^"\\]*"\s*[,}\]].*', t)]
         self.assertIn(f"inside a string {len(in_string)} ({len(in_string) / len(lab_.vocab.tokens):.1%})", out)
         states = sum(len(m.table) for m in lab_.maskers.values())
-        self.assertIn(f"split {states} states for the 3 tools", out)
+        self.assertIn(f"gave each of the {states} automaton states of the 3 tools its ready mask", out)
         self.assertIn("printed only with --timings", out)
 
     def test_demo_6_figures(self):
@@ -705,6 +709,32 @@ class Script(unittest.TestCase):
                 self.assertEqual(row[1:], [exact_masked, f"{masked[answer] / 1000:.1%}", exact_free,
                                            f"{free[answer] / 1000:.1%}"])
         self.assertIn("samples ab 90% of the time, where the model itself, given a valid answer, says cd 92%", out)
+
+
+class Words(unittest.TestCase):
+    """Script 08 in words a reader of the lectures knows: how masked calls ended; what a mask lets through."""
+
+    def test_how_the_calls_ended(self):
+        limit = tl.MAX_CALL_TOKENS
+        cases = [  # (Generation.stop counts, the sentence)
+            (Counter({"end": 150}), "All 150 masked calls ended with the model's own end-of-call token (the mask offers "
+                                    "it only once the call is complete)."),
+            (Counter({"max_tokens": 3}), f"All 3 masked calls ended at the {limit}-token limit, cut off."),
+            (Counter({"end": 148, "max_tokens": 1, "dead end: no token of the vocabulary can follow 'x'": 1}),
+             "How the 150 masked calls ended: 148 with the model's own end-of-call token (the mask offers it only once "
+             "the call is complete); 1 stopped (dead end: no token of the vocabulary can follow 'x'); 1 at the "
+             f"{limit}-token limit, cut off."),  # most first; a tie in the order of the reasons' names
+        ]
+        for stops, expected in cases:
+            with self.subTest(stops=dict(stops)):
+                self.assertEqual(tl.stop_sentence(stops), expected)
+
+    def test_what_a_mask_lets_through(self):
+        cases = [(" 0123456789}", "0-9 } or white space"), ("123456789", "1-9"), (" \t\n", "white space"),
+                 ("", "nothing"), ('"', '"'), ("-0123456789 ", "- 0-9 or white space")]
+        for chars, expected in cases:
+            with self.subTest(chars=chars):
+                self.assertEqual(tl.mask_text(chars), expected)
 
 
 def independent_grade(schema: dict, text: str) -> str:

@@ -49,6 +49,17 @@ def table(text: str, first_header: str, n_rows: int | None = None) -> list[list[
     return rows
 
 
+def wrapped_table(text: str, first_header: str) -> list[list[str]]:
+    """Like table(), for a table whose cells wrap: a line with an empty first cell continues the row above."""
+    rows = []
+    for row in table(text, first_header):
+        if row[0] or not rows:
+            rows.append(row)
+        else:
+            rows[-1] = [f"{old} {new}".strip() for old, new in zip(rows[-1], row)]
+    return rows
+
+
 def find(pattern: str, text: str) -> tuple[str, ...]:
     """Return the groups of the one match of pattern in text (fails the test by raising if there is none)."""
     found = re.findall(pattern, text)
@@ -239,6 +250,108 @@ class WhyToolsFigures(unittest.TestCase):
         self.assertIn('<tool_result name="calculate" id="call_1">15541316</tool_result>', self.loop)
         self.assertIn("[model] 17,423 x 892 = 15,541,316.", self.loop)
         self.assertTrue(self.loop.endswith("-- stop: final_answer after 2 model turn(s), 1 call(s)"))
+
+
+class ToolFamilies(unittest.TestCase):
+    """demo_tool_families (scripts/01 demo 4): lecture 000's four families, each a lab tool; and the captioner."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.text = lab_results.demo("demo_tool_families")
+
+    def test_the_families_and_their_shapes(self):
+        # the families and examples as lecture 000 names them; each signature written by hand from the tool's
+        # definition (demo 2's lookup_policy, demo 3's calculate, Orrin Grid's create_ticket, caption_image)
+        expected = [
+            ["knowledge access", "search_engine(query) -> document", "lookup_policy(topic: string) -> string",
+             "read-only"],
+            ["computation", "calculator(formula) -> value", "calculate(expression: string) -> integer | number",
+             "read-only"],
+            ["interaction with the world", "get_weather(city) -> weather", 'create_ticket(substation_id: string, '
+             'summary: string, priority?: "low" | "normal" | "high") -> object', "has side effects"],
+            ["non-textual modalities", "image.caption(image) -> str",
+             "caption_image(image: string (image/png, base64)) -> string", "read-only"]]
+        self.assertEqual(wrapped_table(self.text, "family"), expected)
+
+    def test_the_shapes_are_read_off_the_schemas(self):
+        # change a tool's schema and its row follows: the signature column is computed, not typed
+        registry, _ = tl.family_registry()
+        tool = registry.get("create_ticket")
+        tool.parameters["properties"]["summary"] = {"type": "string", "maxLength": 80}
+        tool.parameters["required"] = ["substation_id"]
+        self.assertEqual(tl.tool_core.tool_signature(tool), 'create_ticket(substation_id: string, summary?: string, '
+                                                            'priority?: "low" | "normal" | "high") -> object')
+        self.assertEqual([t.name for t in registry], [name for _, _, name in tl.FAMILIES])
+
+    def test_the_calls(self):
+        rows = wrapped_table(self.text, "tool ")
+        self.assertEqual([r[0] for r in rows], ["lookup_policy", "calculate", "create_ticket", "caption_image"])
+        self.assertEqual(rows[0][2], "Since January 2026, employees may work remotely up to 3 days per week.")
+        self.assertEqual(rows[1][2], "15541316")  # 17,423 x 892, as in demo 3
+        self.assertEqual(json.loads(rows[2][2]), {"ticket": "WO-5001", "substation_id": "SS-218",  # the first ticket
+                                                  "summary": "relay trips twice an hour", "priority": "high"})
+        # the sign: 8 x 4 = 32 pixels, a 4 x 2 white panel = 8 of them: 25% white, 75% red
+        self.assertEqual(rows[3][2], "a picture of 8 x 4 pixels: red 75%, white 25%")
+        self.assertIn('{"image": "iVBORw0KGgoAAAANSUhEUgAA... (108 characters)"}', rows[3][1])
+        self.assertIn("Tickets in the work-order system: 0 before these calls, 1 after", self.text)
+
+    def test_the_picture_sent(self):
+        picture = tl.png_image(tl.WARNING_SIGN, {"r": (210, 20, 30), "w": (250, 250, 250)})
+        encoded = tl.base64.b64encode(picture).decode("ascii")
+        self.assertEqual(len(encoded), 108)
+        self.assertEqual(encoded[:24], "iVBORw0KGgoAAAANSUhEUgAA")  # the PNG signature and IHDR's length, in base64
+
+
+class Captioner(unittest.TestCase):
+    """png_image, png_pixels, caption_image: a picture in, words out; anything else refused with a reason."""
+
+    RGB = {"r": (255, 0, 0), "w": (255, 255, 255), "b": (0, 0, 255), "k": (0, 0, 0)}
+
+    def test_round_trip(self):
+        for rows in (["r"], ["rw"], ["rw", "bk"], ["rrrb", "rrrb", "wwww"]):
+            with self.subTest(rows=rows):
+                width, height, pixels = tl.png_pixels(tl.png_image(rows, self.RGB))
+                self.assertEqual((width, height), (len(rows[0]), len(rows)))
+                self.assertEqual(pixels, [self.RGB[c] for row in rows for c in row])
+
+    def test_captions(self):
+        cases = [  # (picture, caption by hand: size, then colour shares, largest first)
+            (["r"], "a picture of 1 x 1 pixels: red 100%"),
+            (["rw"], "a picture of 2 x 1 pixels: red 50%, white 50%"),
+            (["rrrb", "rrrb", "wwww"], "a picture of 4 x 3 pixels: red 50%, white 33%, blue 17%"),
+        ]
+        for rows, expected in cases:
+            with self.subTest(rows=rows):
+                image = tl.base64.b64encode(tl.png_image(rows, self.RGB)).decode("ascii")
+                self.assertEqual(tl.caption_image(image), expected)
+
+    def test_colour_names(self):
+        for rgb, name in (((250, 10, 10), "red"), ((10, 10, 10), "black"), ((240, 240, 240), "white"),
+                          ((40, 170, 50), "green"), ((130, 125, 128), "grey"), ((250, 220, 30), "yellow")):
+            with self.subTest(rgb=rgb):
+                self.assertEqual(tl.colour_name(rgb), name)
+
+    def test_refusals_come_back_to_the_model(self):
+        registry = tl.tool_core.ToolRegistry([tl.caption_tool()])
+        good = tl.png_image(["rw"], self.RGB)
+        damaged = good.replace(b"IEND", b"IEND\x00", 1)[:len(good)]  # the CRC no longer follows its chunk
+        raw = tl.zlib.compress(b"\x01" + bytes(self.RGB["r"]) + bytes(self.RGB["w"]))  # a row with filter type 1
+        filtered = good[:good.index(b"IDAT") - 4] + tl.struct.pack(">I", len(raw)) + b"IDAT" + raw + \
+            tl.struct.pack(">I", tl.zlib.crc32(b"IDAT" + raw)) + good[good.index(b"IEND") - 4:]
+        cases = [  # (the image argument, words the message must hold)
+            ("not base64!", "the image is not base64"),
+            (tl.base64.b64encode(b"GIF89a...").decode(), "not a PNG"),
+            (tl.base64.b64encode(good[:-6]).decode(), "cut short"),
+            (tl.base64.b64encode(good[:len(tl.PNG_SIGNATURE)]).decode(), "cut short"),
+            (tl.base64.b64encode(damaged).decode(), "IEND chunk is damaged"),
+            (tl.base64.b64encode(filtered).decode(), "filter type 0"),
+        ]
+        for image, words in cases:
+            with self.subTest(words=words):
+                result = registry.call("caption_image", {"image": image})
+                self.assertEqual(result.error_kind, "execution_error")
+                self.assertIn(words, result.message)
+        self.assertEqual(registry.call("caption_image", {"image": 5}).error_kind, "invalid_arguments")
 
 
 # --- Script 02 ---
@@ -520,6 +633,81 @@ class ToolformerFigures(unittest.TestCase):
         self.assertTrue(dates[0][3].startswith("'Thursday ,' came right before a kept call in training, but 'October'"))
 
     # --- demo 4: ToolkenGPT ---
+
+    # --- demo 6: the filter with models that can use a result less ---
+
+    def test_demo6_rows_recomputed(self):
+        text = lab_results.demo_too_weak(self.SEED, self.TAU)
+        rows = table(text, "model", 3)
+        models = {"trigram alone, no copy cache": self.base.lm,
+                  "trigram, copy weight 0.05": tl.CachedLM(self.base.lm, weight=0.05),
+                  "trigram, copy weight 0.2 (demos 1-3)": tl.CachedLM(self.base.lm)}
+        self.assertEqual([r[0] for r in rows], list(models))
+        right = next(c for c in self.base.candidates if c.gold and c.tool == "Calculator")
+        tokens = self.base.texts[right.text].tokens
+        self.assertEqual((tokens[right.position], written_call(right)), ("205", "Calculator(120 + 85)"))
+        before = tokens[:right.position]
+        after = before + tl.tokenize("[Calculator(120 + 85) -> 205]")
+        gains = {}
+        for row, (label, model) in zip(rows, models.items()):
+            if label.endswith("(demos 1-3)"):  # the run's own losses, recomputed in test_every_candidate_loss_recomputed
+                gains[label] = [usefulness(c) for c in self.base.candidates]
+            else:
+                gains[label] = [min(e, c) - r for e, c, r in (losses(model, self.base.texts[c.text].tokens, c)
+                                                                for c in self.base.candidates)]
+            kept = [c for c, g in zip(self.base.candidates, gains[label]) if g >= self.TAU]
+            right_gains = [g for c, g in zip(self.base.candidates, gains[label]) if c.gold]
+            with self.subTest(model=label):
+                self.assertEqual(row[1:], [f"{model.prob('205', after):.4f} ({model.prob('205', before):.4f})",
+                                           str(len(kept)), f"{sum(c.gold for c in kept)} of 95",
+                                           f"{min(right_gains):.2f} to {max(right_gains):.2f}"])
+        # the trigram alone: after a call both histories end in ']', unseen, so it backs off alike with the result or
+        # without it: L(e(c, r)) = L(e(c, eps)), so L- - L+ = min(L(eps), L(e(c, eps))) - L(e(c, eps)) <= 0
+        self.assertFalse(self.base.lm.knows("]"))
+        self.assertEqual(self.base.lm.prob("205", after), self.base.lm.prob("205", before[:-2] + ["->", "]"]))
+        self.assertEqual(rows[0][2:4], ["0", "0 of 95"])
+        self.assertTrue(all(g <= 0 for g in gains["trigram alone, no copy cache"]))
+        self.assertIn("L(e(c, r)) = L(e(c, eps)) for 420 of 420\ncandidates, and no call gains more than 0.00: nothing "
+                      "is kept, and step 4 has nothing to learn from.", text)
+        # demos 1-3's model: the sweep's row for tau = 0.5 (95 kept, all right) and its gains, Calendar 0.51-3.89
+        self.assertEqual(rows[2][2:4], ["95", "95 of 95"])
+        self.assertIn("0.5        95    35 (35 right)   30 (30 right)  30 (30 right)   0%", self.sweep)
+        self.assertIn("Calendar 0.51-3.89", self.sweep)
+        self.assertEqual(rows[2][4], "0.51 to 3.89")
+        # copying more, the result of the right call is likelier and more right calls clear tau
+        self.assertLess(int(rows[0][2]), int(rows[1][2]))
+        self.assertLessEqual(int(rows[1][2]), int(rows[2][2]))
+
+    def test_demo6_counts_what_the_trigram_alone_tells_apart(self):
+        # a background that has seen '205 ] 205': after the megawatt call the trigram now knows the history '205 ]',
+        # so with its result the call scores apart from the call alone; every other call still backs off alike
+        lm = tl.NGramLM(order=3).fit(tl.announcement_corpus() + [tl.tokenize("the capacity is 205 ] 205 megawatts .")])
+        run = tl.ToolformerRun(lm, self.base.texts, self.base.candidates, self.SEED, True)  # its candidates: read-only
+        alone = [losses(lm, run.texts[c.text].tokens, c) for c in run.candidates]
+        same = sum(call == result for _, call, result in alone)
+        gains = [min(empty, call) - result for empty, call, result in alone]
+        self.assertLess(same, 420)
+        for tau in (0.0, 0.5):
+            kept = sum(g >= tau for g in gains)
+            verdict = (f"{kept} calls meet tau = {tau:g}" + (", though none gains anything: noise, not a signal."
+                                                              if max(gains) <= 0 else ".")
+                       if kept else "nothing is kept, and step 4 has nothing to learn from.")
+            with self.subTest(tau=tau):
+                self.assertIn(f"The trigram alone: L(e(c, r)) = L(e(c, eps)) for {same} of 420\ncandidates, and no "
+                              f"call gains more than {max(gains):.2f}: {verdict}", tl.demo_too_weak(run, tau))
+        # with the lab's background (no ']' in it) at tau = 0: the calls that gain exactly 0, L(e(c, eps)) <= L(eps)
+        zero = sum(call <= empty for empty, call, _ in (losses(self.base.lm, self.base.texts[c.text].tokens, c)
+                                                          for c in self.base.candidates))
+        self.assertIn(f"no call gains more than 0.00: {zero} calls meet tau = 0, though none gains anything: noise, not "
+                      "a signal.", tl.demo_too_weak(self.base, 0.0).replace("\n", " "))
+
+    def test_demo6_leaves_the_run_as_it_was(self):
+        fresh = tl.rescored(self.base, self.base.lm)  # new candidates, scored by another model
+        self.assertTrue(all(a is not b for a, b in zip(fresh, self.base.candidates)))
+        self.assertEqual([(c.text, c.position, c.call, c.result) for c in fresh],
+                         [(c.text, c.position, c.call, c.result) for c in self.base.candidates])
+        right = next(c for c in self.base.candidates if c.gold and c.tool == "Calculator")
+        self.assertEqual(f"{right.gain:.2f}", "1.80")  # demo 1's figure, still the run's own
 
     def test_demo4_figures(self):
         self.check_toolken(lab_results.demo("demo_toolken"))
