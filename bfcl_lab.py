@@ -1080,6 +1080,13 @@ def _legend(verdicts: list[Verdict]) -> str:
     return "\n".join(["What the FAIL labels mean (the part after the colon of the error_type):", *lines])
 
 
+DEMO_TERMS = textwrap.wrap(  # demo 1's words, for a reader who knows only the handout
+    "Two hand-written models, A and B, answer each question in the text protocol. Two graders: AST compares each call as "
+    "written (its syntax tree, read without running it) with the acceptable values the question lists; exec runs the "
+    "calls and compares their results. A FAIL cell names the reason BFCL reports: the end of its error_type, "
+    "category:reason. Decoding is reading the calls out of the model's text.", 116)
+
+
 @tool_core.preformatted
 def demo_bfcl() -> str:
     """Grade two hand-written models on nine questions with the AST and the execution grader, side by side."""
@@ -1097,6 +1104,7 @@ def demo_bfcl() -> str:
     greedy = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel")
     optimal = ast_grade([ADD], GREEDY_CASE[0], GREEDY_CASE[1], "parallel", optimal=True)
     return "\n".join([
+        *DEMO_TERMS,
         format_table(["question", "asks", "A: AST", "A: exec", "B: AST", "B: exec", "why the graders disagree"], rows,
                      [20, 30, 16, 16, 16, 16, 52]),
         "",

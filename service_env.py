@@ -17,14 +17,22 @@ failure modes in three units), each chapter with the demo of scripts/06_evaluati
      refuse), next to the naive score (the agent said it was done); pass@k and pass^k,
      exact; the failure modes read off each trajectory, never off the knob that caused them,
      and non-determinism read off each task's trials (it is no property of one trajectory).
-  5. The demos behind scripts/06_evaluation.py (demos 2-4; demo 1 is bfcl_lab's).
+  5. Dual control (tau2-bench)                                demo 6
+     One task the customer must finish on their side: a smart meter whose radio only they
+     can switch on. The agent's tools act on Orrin Grid's systems, the customer's on the
+     meter at home; a scripted customer acts only on the agent's instructions (and can
+     misapply or misread them, by knob); both sides' final states are graded.
+  6. The demos behind scripts/06_evaluation.py (demos 2-4 and 6; demo 1 is bfcl_lab's, demo 5 tool_catalog's).
 
 Reference: Yao et al. (2024), "tau-bench: A Benchmark for Tool-Agent-User Interaction in
 Real-World Domains": state-based reward and pass^k = E[C(c, k) / C(n, k)]; Chen et al. (2021)
-for the unbiased pass@k = E[1 - C(n - c, k) / C(n, k)].
+for the unbiased pass@k = E[1 - C(n - c, k) / C(n, k)]; Barres et al. (2025), "tau2-bench:
+Evaluating Conversational Agents in a Dual-Control Environment": the user's own tools and
+grading by both sides' final state.
 
 What it leaves out: an LLM playing the user (ours follows a script, so trials differ only by
-the agent's knobs), tau-bench's retail and airline domains, and tau2-bench's dual control.
+the knobs), tau-bench's retail and airline domains, and tau2-bench's telecom domain and task
+generator (dual control here is one task).
 """
 from __future__ import annotations
 
@@ -34,6 +42,7 @@ import functools
 import json
 import random
 import re
+import textwrap
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -357,6 +366,14 @@ class Knobs:
     def scaled(self, factor: float) -> "Knobs":
         """Return the knobs multiplied by factor (0.5: every failure half as likely)."""
         return Knobs(**{k: v * factor for k, v in self.__dict__.items()})
+
+
+KNOB_WORDS = {  # what each knob makes the agent do, for demo 2's readers (the comments above, in short)
+    "invent_id": "skip the lookups and use a made-up id", "retry_failing": "repeat a failing call unchanged",
+    "cancel_instead": "cancel when asked to reschedule", "ignore_weekday": "book the weekend the customer asked for",
+    "bad_credit": f"credit over ${MAX_CREDIT} or without a logged outage",
+    "guess_date": "pick a day for 'next week' itself",
+    "wrong_read": "read the appointments where the account is needed"}
 
 
 class ToyAgent:
@@ -710,7 +727,383 @@ def _guessed(turns: list[tuple[str, str, list]]) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 5. Demos (scripts/06_evaluation.py prints these, after bfcl_lab's demo 1) ---
+# --- 5. Dual control (tau2-bench): the customer acts on the world too ---
+# ---------------------------------------------------------------------------------------------
+# Barres et al. (2025), "tau2-bench: Evaluating Conversational Agents in a Dual-Control Environment": in its
+# telecom domain the agent's tools act on the company's systems and the user's tools on the user's own phone; the
+# user must do what only they can (toggle a setting, restart the device), guided by the agent, and a trial is graded
+# by the final state of both the agent's database and the user's. Here that is one task, D1: a smart meter whose
+# radio is off, which only someone at the house can switch on. Left out: tau2-bench's LLM user (ours follows the
+# agent's words by rule), its task generator and its telecom domain.
+
+METERS = {"MT-123": {"customer_id": "C-107", "link": "offline", "last_reading": "2026-10-12"}}
+HOME = {"radio": "off", "budget_alert": 60}  # the meter at Gil Varga's house, as the customer left it
+HOME_METER = "MT-123"  # which of METERS hangs in that house
+PAIRING_CODE = "481306"  # what the meter's screen shows while its radio is on and it is not linked
+RESET_SECONDS = 10  # holding the RADIO button this long resets the meter to factory settings
+
+DUAL_POLICY = """Orrin Grid meter support policy:
+1. Look the customer up (find_customer) before anything else.
+2. You act on Orrin Grid's side only; only the customer can act on the meter at their home. Tell them exactly
+   what to do, and what it is for.
+3. Link a meter again (pair_meter) only with the code the customer reads from its screen; never guess a code.
+4. Say the problem is solved only once pair_meter has succeeded."""
+
+
+class GridDB(ServiceDB):
+    """Orrin Grid's side of a dual-control trial: the customers of section 1 and the smart meters' link records
+    (appointments and credits are there too, and play no part)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meters = _copy_rows(METERS)
+
+
+class DualWorld:
+    """The shared world of a dual-control trial: Orrin Grid's systems (the agent's side) and the customer's home.
+
+    `grid` holds the customers and the meters' link records; `home` the meter at the house (its radio and the
+    budget alert its owner set). The agent's tools write only `grid`, the customer's only `home`; both may read
+    what the meter itself would show (a linked meter's screen says so).
+    """
+
+    def __init__(self) -> None:
+        self.grid = GridDB()
+        self.home = dict(HOME)
+
+    def snapshot(self) -> dict:
+        """Return both sides' state as plain data (a copy): what grading compares."""
+        return {"grid": {"customers": _copy_rows(self.grid.customers), "meters": _copy_rows(self.grid.meters)},
+                "home": dict(self.home)}
+
+
+def _meter(world: DualWorld, meter_id: str) -> dict:
+    if meter_id not in world.grid.meters:
+        raise LookupError(f"no meter {meter_id!r}; get a customer's meter with get_meter")
+    return world.grid.meters[meter_id]
+
+
+def screen(world: DualWorld) -> str:
+    """Say what the meter's screen shows: RADIO OFF, the pairing code, or LINKED once Orrin Grid has paired it."""
+    _check_world(world)
+    if world.home["radio"] != "on":
+        return "RADIO OFF"
+    return "LINKED" if world.grid.meters[HOME_METER]["link"] == "online" else f"PAIR {PAIRING_CODE}"
+
+
+def _check_world(world: object) -> None:
+    if not isinstance(world, DualWorld):
+        raise TypeError(f"expected a DualWorld (both sides of a dual-control trial), got {type(world).__name__}")
+
+
+# The agent's tools (Orrin Grid's side), beside find_customer from section 1.
+
+def get_meter(world: DualWorld, customer_id: str) -> dict:
+    """Get a customer's smart meter: its id, whether Orrin Grid can reach it (link), and the date of its last reading.
+
+    Args:
+        customer_id: e.g. "C-107"
+    """
+    _customer(world.grid, customer_id)
+    found = [mid for mid, m in world.grid.meters.items() if m["customer_id"] == customer_id]
+    if not found:
+        raise LookupError(f"customer {customer_id} has no smart meter")
+    meter = world.grid.meters[found[0]]
+    reachable = "its radio answers" if world.home["radio"] == "on" else "no answer from its radio"
+    return {"meter_id": found[0], "link": meter["link"], "last_reading": meter["last_reading"], "radio": reachable}
+
+
+def refresh_link(world: DualWorld, meter_id: str) -> dict:
+    """Resend a meter's link settings from Orrin Grid's side; the meter takes them when it next answers.
+
+    Args:
+        meter_id: e.g. "MT-123"
+    """
+    _meter(world, meter_id)
+    return {"meter_id": meter_id, "status": "queued"}  # succeeds, and changes nothing: the meter is not listening
+
+
+def pair_meter(world: DualWorld, meter_id: str, code: str) -> dict:
+    """Link a meter to Orrin Grid again with the 6-digit code its screen shows (only the customer can read it).
+
+    Args:
+        meter_id: e.g. "MT-123"
+        code: the 6 digits on the meter's screen, e.g. "123456"
+    """
+    meter = _meter(world, meter_id)
+    if world.home["radio"] != "on":
+        raise ValueError(f"{meter_id} does not answer: its radio is off, and only someone at the house can switch it on")
+    if code != PAIRING_CODE:
+        raise ValueError(f"code {code!r} is not the one {meter_id} shows; ask the customer to read its screen again")
+    meter["link"] = "online"
+    return {"meter_id": meter_id, "link": "online"}
+
+
+# The customer's tools (the home side): the agent's registry does not have them.
+
+def press_radio_button(world: DualWorld, seconds: int) -> dict:
+    """Press the RADIO button on the meter: a short press switches the radio on or off; 10 seconds resets the meter.
+
+    Args:
+        seconds: how long the button is held down, 1 to 30
+    """
+    if not 1 <= seconds <= 30:
+        raise ValueError(f"seconds must be from 1 to 30, got {seconds}")
+    if seconds >= RESET_SECONDS:  # factory settings: the radio comes back on, what the owner set is gone
+        world.home.update(radio="on", budget_alert=None)
+    else:
+        world.home["radio"] = "off" if world.home["radio"] == "on" else "on"
+    return {"radio": world.home["radio"], "screen": screen(world)}
+
+
+def read_screen(world: DualWorld) -> dict:
+    """Read what the meter's screen shows."""
+    return {"screen": screen(world)}
+
+
+AGENT_METER_TOOLS = tuple(tool_core.tool_from_function(fn, read_only=read_only, context=("world",))
+                          for fn, read_only in ((get_meter, True), (refresh_link, False), (pair_meter, False)))
+HOME_TOOLS = tuple(tool_core.tool_from_function(fn, read_only=read_only, context=("world",))
+                   for fn, read_only in ((press_radio_button, False), (read_screen, True)))
+
+
+def dual_registries(world: DualWorld) -> tuple[ToolRegistry, ToolRegistry]:
+    """Hand each side its own tools on this world: (the agent's registry, the customer's registry)."""
+    _check_world(world)
+    lookup = next(t for t in SERVICE_TOOLS if t.name == "find_customer")
+    agent = ToolRegistry([dataclasses.replace(lookup, fn=functools.partial(lookup.fn, world.grid))]
+                         + [dataclasses.replace(t, fn=functools.partial(t.fn, world)) for t in AGENT_METER_TOOLS])
+    home = ToolRegistry(dataclasses.replace(t, fn=functools.partial(t.fn, world)) for t in HOME_TOOLS)
+    return agent, home
+
+
+@dataclass
+class DualTask:
+    """A dual-control task: the opening, what the agent must understand, and the expected final state of each side."""
+
+    id: str
+    title: str
+    opening: str
+    intent: dict
+    grid_changes: dict  # {meter id: {field: value}} on Orrin Grid's side
+    home: dict  # the whole expected state of the home side
+
+    def expected_state(self) -> dict:
+        """Return the expected final state of both sides; an unknown meter or home field is a ValueError."""
+        state = DualWorld().snapshot()
+        for mid, fields in self.grid_changes.items():
+            if mid not in state["grid"]["meters"]:
+                raise ValueError(f"task {self.id}: the expected state names an unknown meter {mid!r}")
+            state["grid"]["meters"][mid].update(fields)
+        if set(self.home) != set(HOME):
+            raise ValueError(f"task {self.id}: the home side has the fields {sorted(HOME)}, got {sorted(self.home)}")
+        return state | {"home": dict(self.home)}
+
+
+DUAL_TASK = DualTask("D1", "meter offline", "Gil Varga here. My smart meter has sent no readings since Monday's outage.",
+                     {"name": "Gil Varga"}, {"MT-123": {"link": "online"}}, {"radio": "on", "budget_alert": 60})
+SIDES = {"grid": "Orrin Grid's side", "home": "the customer's side"}
+
+
+def grade_dual(task: DualTask, final: dict) -> dict[str, list[str]]:
+    """Compare each side's final state with the expected one; return the differences per side ([]: that side is right).
+
+    Example: radio left off -> {'grid': ['MT-123 link: offline where online was expected'],
+                                'home': ['radio: off where on was expected']}
+    """
+    if not isinstance(final, dict) or set(final) != set(SIDES):
+        raise ValueError(f"a final state has the sides {sorted(SIDES)}, got {final!r}")
+    want = task.expected_state()
+    grid = [f"{mid} {key}: {got.get(key)} where {value} was expected"
+            for mid, row in want["grid"]["meters"].items() for key, value in row.items()
+            if (got := final["grid"]["meters"].get(mid, {})).get(key) != value]
+    grid += ["customers changed"] * (final["grid"]["customers"] != want["grid"]["customers"])
+    home = [f"{key}: {final['home'].get(key)} where {value} was expected"
+            for key, value in want["home"].items() if final["home"].get(key) != value]
+    return {"grid": grid, "home": home}
+
+
+@dataclass
+class DualKnobs:
+    """The dual-control trial's failure rates: one for the agent, two for the customer, each drawn once per trial."""
+
+    own_side_only: float = 0.2  # the agent: fix it from Orrin Grid's side alone and never tell the customer what to do
+    misapply: float = 0.2  # the customer: hold the RADIO button 10 seconds (a factory reset) instead of a short press
+    misread: float = 0.3  # the customer: read the code with two digits swapped, the first time
+
+    def __post_init__(self) -> None:
+        for name, p in self.__dict__.items():
+            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+                raise ValueError(f"knob {name} must be a number from 0 to 1, got {p!r}")
+
+
+def misread(code: str) -> str:
+    """Swap the second and third digits of a 6-digit code, as a customer reading it in a hurry might.
+
+    Example: '481306' -> '418306'
+    """
+    if not isinstance(code, str) or not re.fullmatch(r"[0-9]{6}", code):
+        raise ValueError(f"a pairing code is 6 ASCII digits, got {code!r}")
+    return code[0] + code[2] + code[1] + code[3:]
+
+
+class DualUser:
+    """A scripted customer with tools of their own: acts on the meter only when the agent says what to do.
+
+    A short press of the RADIO button when told to press it (held 10 seconds when misapply fires), the screen
+    read out when asked for the code (the first reading with two digits swapped when misread fires). Every
+    action goes through the home registry and is kept, per user turn, in `actions`.
+    """
+
+    def __init__(self, task: DualTask, home: ToolRegistry, knobs: DualKnobs, rng: random.Random):
+        self.task, self.home = task, home
+        self.misapplies, self.misreads = rng.random() < knobs.misapply, rng.random() < knobs.misread
+        self.actions: list[list[tuple[str, dict, tool_core.ToolResult]]] = [[]]  # turn 0: the opening, no action
+        self.readings = 0
+
+    def reply(self, agent_said: str) -> str | None:
+        """Act on the agent's instructions, if any, and answer; None ends the conversation."""
+        text, done, said = agent_said.lower(), [], []
+        if "radio button" in text:  # an instruction: the only way the customer learns what to press
+            done.append(self._do("press_radio_button", {"seconds": RESET_SECONDS if self.misapplies else 1}))
+            said.append("OK, I pressed the RADIO button.")
+        if "code" in text and "screen" in text:
+            done.append(self._do("read_screen", {}))
+            shown = json.loads(done[-1][2].text)["screen"]
+            self.readings += 1
+            if self.misreads and self.readings == 1:
+                shown = re.sub(r"[0-9]{6}", lambda m: misread(m.group()), shown)
+            said.append(f"The screen says: {shown}.")
+        if said:
+            answer = " ".join(said)
+        elif not agent_said.strip():
+            answer = "Hello? Did that work?"
+        elif "done" in text or "cannot" in text or not agent_said.rstrip().endswith("?"):
+            return None
+        else:
+            answer = "As I said: " + self.task.opening
+        self.actions.append(done)
+        return answer
+
+    def _do(self, name: str, arguments: dict) -> tuple[str, dict, tool_core.ToolResult]:
+        return name, arguments, self.home.call(name, arguments)
+
+
+class DualAgent:
+    """A scripted agent for D1 that guides the customer, unless own_side_only fires; called as lm(messages)."""
+
+    DONE = "Done! Your meter is linked again, and its readings will come in from today."
+    OWN_SIDE = "I have refreshed your meter's link from our side; it will reconnect on its own shortly. Done!"
+    INSTRUCTION = ("Your meter {meter} does not answer us: its radio is off, and only you can switch it on. Please "
+                   f"press the RADIO button on the meter once, briefly (holding it for {RESET_SECONDS} seconds resets "
+                   "the meter to factory settings). Then read me the 6-digit code on its screen: what does it say?")
+    AGAIN = "That code did not match. Could you read the code on the screen again, digit by digit?"
+
+    def __init__(self, task: DualTask, knobs: DualKnobs, rng: random.Random):
+        self.name = task.intent["name"]
+        self.own_side_only = rng.random() < knobs.own_side_only
+        self.seen: dict = {}
+
+    def __call__(self, messages: list[dict]) -> str:
+        last = messages[-1]
+        if last["role"] == "tool":
+            result = tool_core.parse_tool_results(last["content"])[-1]
+            if "error" in result:
+                if result["name"] == "pair_meter" and "is not the one" in result["content"]:
+                    self.seen.pop("code", None)
+                    return self.AGAIN
+                return "I'm sorry, I cannot link the meter from here; a technician will call you."
+            if result["name"] == "refresh_link":
+                return self.OWN_SIDE
+            if result["name"] == "pair_meter":
+                return self.DONE
+            key = {"find_customer": "customer_id", "get_meter": "meter_id"}[result["name"]]
+            self.seen[key] = json.loads(result["content"])[key]
+        elif last["role"] == "user":
+            code = re.search(r"\b([0-9]{6})\b", last["content"])
+            if code:
+                self.seen["code"] = code.group(1)
+        return self._next()
+
+    def _next(self) -> str:
+        seen = self.seen
+        if "customer_id" not in seen:
+            return tool_core.call_text("find_customer", {"name": self.name})
+        if "meter_id" not in seen:
+            return tool_core.call_text("get_meter", {"customer_id": seen["customer_id"]})
+        if self.own_side_only:
+            return tool_core.call_text("refresh_link", {"meter_id": seen["meter_id"]})
+        if "code" not in seen:
+            return self.INSTRUCTION.format(meter=seen["meter_id"])
+        return tool_core.call_text("pair_meter", {"meter_id": seen["meter_id"], "code": seen["code"]})
+
+
+@dataclass
+class DualTrial:
+    """One dual-control conversation: the agent's transcript, the customer's actions per turn, both sides graded."""
+
+    transcript: tool_core.Transcript
+    actions: list[list[tuple[str, dict, tool_core.ToolResult]]]  # the customer's tool calls, one list per user turn
+    final: dict
+    differences: dict[str, list[str]]  # per side, how the final state differs from the expected one
+    said_done: bool
+
+    @property
+    def success(self) -> bool:
+        """Both sides are in the expected state."""
+        return not any(self.differences.values())
+
+    def __repr__(self) -> str:
+        """Say both sides' grades, the naive one, and how long the conversation was."""
+        sides = ", ".join(f"{side}={'right' if not diff else 'wrong'}" for side, diff in self.differences.items())
+        return (f"DualTrial({sides}, said_done={self.said_done}; {len(self.transcript.calls)} agent calls, "
+                f"{sum(map(len, self.actions))} customer actions)")
+
+    def render(self) -> str:
+        """Show the conversation with the customer's own tool calls as [home ] lines before what they said."""
+        lines, turn = [], 0
+        for line in self.transcript.render().splitlines():
+            if line.startswith("[user ]"):
+                lines += _home_lines(self.actions[turn])
+                turn += 1
+            lines.append(line)
+        return "\n".join(lines + [line for acts in self.actions[turn:] for line in _home_lines(acts)])
+
+
+def _home_lines(actions: list[tuple[str, dict, tool_core.ToolResult]]) -> list[str]:
+    """Write the customer's tool calls of one turn. Example: [home ] press_radio_button(seconds=1) -> {"radio": "on"}"""
+    return [f"[home ] {name}({', '.join(f'{k}={v!r}' for k, v in args.items())}) -> {result.text}"
+            for name, args, result in actions]
+
+
+def run_dual_trial(knobs: DualKnobs, seed: int, trial: int, task: DualTask = DUAL_TASK) -> DualTrial:
+    """Run one dual-control conversation: agent turn (run_agent), customer acts and answers, ...; grade both sides."""
+    if not isinstance(knobs, DualKnobs) or not isinstance(task, DualTask):
+        raise TypeError(f"run_dual_trial takes DualKnobs and a DualTask, got {type(knobs).__name__} and "
+                        f"{type(task).__name__}")
+    for name, value in (("seed", seed), ("trial", trial)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+    world = DualWorld()
+    agent_tools, home_tools = dual_registries(world)
+    rng = random.Random(f"{seed}:{task.id}:{trial}")  # the agent's knob first, then the customer's two
+    lm = tool_core.ScriptedLM(DualAgent(task, knobs, rng))
+    user = DualUser(task, home_tools, knobs, rng)
+    system = DUAL_POLICY + "\n\n" + tool_core.render_tool_prompt(agent_tools)
+    transcript, said = None, task.opening
+    for _ in range(MAX_USER_TURNS):
+        transcript = tool_core.run_agent(lm, agent_tools, said, system=system, transcript=transcript, max_steps=8)
+        said = user.reply(transcript.final_answer or "")
+        if said is None:
+            break
+    final = world.snapshot()
+    replies = [m["content"].lower() for m in transcript.messages
+               if m["role"] == "assistant" and tool_core.OPEN not in m["content"]]
+    return DualTrial(transcript, user.actions, final, grade_dual(task, final), any("done" in r for r in replies))
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6. Demos (scripts/06_evaluation.py prints these, after bfcl_lab's demo 1) ---
 # ---------------------------------------------------------------------------------------------
 
 def run_all(knobs: Knobs, trials: int, seed: int = 0, tasks: list[Task] = TASKS) -> dict[str, list[Trial]]:
@@ -770,6 +1163,8 @@ def demo_tau(seed: int = 0, trials: int = 8) -> str:
         *("  " + line for line in POLICY.splitlines()[1:]),
         "",
         f"{len(TASKS)} tasks x {trials} trials; the toy agent's knobs: {_knob_text(Knobs())}.",
+        *textwrap.wrap("Each knob is the chance per trial that the agent makes one mistake: " + "; ".join(
+            f"{name.replace('_', ' ')}: {words}" for name, words in KNOB_WORDS.items()) + ".", 116),
         format_table(["task", "what", "state-based", "said 'Done'", "pass^1", f"pass^{trials}", "pass@4"], rows),
         f"Success by final database state: {by_state}/{total} = {by_state / total:.1%}; by the agent saying 'Done': "
         f"{by_done}/{total} = {by_done / total:.1%}.",
@@ -790,7 +1185,8 @@ def _estimator_text() -> str:
         "replacement, all succeed (tau-bench); pass@k = 1 - C(n-c, k)/C(n, k), the chance that at least one does.",
         f"Lecture 000's worked example, c = {c} of n = {n}: pass^{k} = C({c}, {k})/C({n}, {k}) = "
         f"{pass_hat_k(n, c, k)} = {float(pass_hat_k(n, c, k)):.3f}, while pass@{k} = 1 - C({n - c}, {k})/C({n}, {k}) = "
-        f"{pass_at_k(n, c, k)} = {float(pass_at_k(n, c, k)):.3f}."])
+        f"{pass_at_k(n, c, k)} = {float(pass_at_k(n, c, k)):.3f}.",
+        "(C(n, k), the handout's binomial coefficient, is the number of ways to choose k of n things.)"])
 
 
 def _knob_text(knobs: Knobs) -> str:
@@ -872,6 +1268,123 @@ def _spread(p: float, n: int, k: int) -> float:
     values = [float(pass_hat_k(n, c, k)) for c in range(n + 1)]
     mean = sum(q * v for q, v in zip(probs, values))
     return sum(q * (v - mean) ** 2 for q, v in zip(probs, values)) ** 0.5
+
+
+DUAL_TRIALS = 8
+
+
+@tool_core.preformatted
+def demo_dual_control(seed: int = 0, trials: int = DUAL_TRIALS, knobs: DualKnobs | None = None) -> str:
+    """tau2-bench's dual control: a task only the customer can finish, guided by the agent; both sides graded."""
+    if not isinstance(trials, int) or isinstance(trials, bool) or trials < 1:
+        raise ValueError(f"trials must be a whole number, at least 1, got {trials!r}")
+    knobs = DualKnobs() if knobs is None else knobs
+    if not isinstance(knobs, DualKnobs):
+        raise TypeError(f"knobs must be a DualKnobs, got {type(knobs).__name__}")
+    runs = [run_dual_trial(knobs, seed, n) for n in range(trials)]
+    agent_tools, home_tools = dual_registries(DualWorld())
+    refused = agent_tools.call("press_radio_button", {"seconds": 1})
+    want = DUAL_TASK.expected_state()
+    (mid, fields), = DUAL_TASK.grid_changes.items()
+    rows = [[n + 1, dual_story(t), f"{len(t.transcript.calls)} + {sum(map(len, t.actions))}",
+             *("right" if not t.differences[side] else "wrong" for side in SIDES),
+             "yes" if t.said_done else "no", "pass" if t.success else "FAIL"] for n, t in enumerate(runs)]
+    both, grid_only, done = (sum(map(f, runs)) for f in (lambda t: t.success, lambda t: not t.differences["grid"],
+                                                          lambda t: t.said_done))
+    out = [
+        "tau2-bench, the next version of tau-bench (handout 7.3), adds dual control: the user acts on the world too, "
+        "and the",
+        f"agent has to guide them. One task here, {DUAL_TASK.id} ({DUAL_TASK.title}), at Orrin Grid, the power company "
+        "of demos 2-4; the",
+        "customer opens with",
+        f'  "{DUAL_TASK.opening}"',
+        f"The meter {mid}'s radio has been off since the outage, and only someone at the house can switch it on.",
+        f"  the agent's {len(agent_tools)} tools act on Orrin Grid's side:      {', '.join(t.name for t in agent_tools)}",
+        f"  the customer's {len(home_tools)} tools act on the meter at home:  {', '.join(t.name for t in home_tools)}",
+        f"The agent cannot press the button itself: its call to press_radio_button comes back {refused.error_kind} "
+        "(it has no such tool).",
+        "The customer does something only when the agent says what to do, and does it as they understood it.",
+        "The agent's system prompt opens with its policy:",
+        *("  " + line for line in DUAL_POLICY.splitlines()[1:]),
+        "The grader compares the final state of both sides with the expected one:",
+        f"  Orrin Grid's side:    meter {mid}'s link is {fields['link']} (pair_meter succeeded, with the code on "
+        "the meter's screen)",
+        f"  the customer's side:  the meter's radio is {want['home']['radio']}, and the ${want['home']['budget_alert']} "
+        "budget alert its owner set is still there",
+        f"                        (holding the RADIO button {RESET_SECONDS} seconds resets the meter to factory "
+        "settings and wipes it)",
+        "",
+        *textwrap.wrap(f"{trials} trials. Knobs, the chance per trial of each mistake: the agent's own side only "
+                       f"{knobs.own_side_only:g} (it works on Orrin Grid's side alone); the customer's misapply "
+                       f"{knobs.misapply:g} (holds the button {RESET_SECONDS} seconds) and misread {knobs.misread:g} "
+                       "(reads the code with two digits swapped, the first time).", 116),
+        format_table(["trial", "what happened (read off the trajectory)", "calls (agent + customer)",
+                      "Orrin Grid's side", "customer's side", "said 'Done'", "success"], rows, [0, 40, 0, 0, 0, 0, 0]),
+        f"Success with both sides checked: {both}/{trials}; with Orrin Grid's side alone (the agent's database, as "
+        f"tau-bench grades): {grid_only}/{trials};",
+        f"by the agent saying 'Done': {done}/{trials}.",
+    ]
+    shown = next((n for n, t in enumerate(runs) if t.said_done and not t.differences["grid"] and t.differences["home"]),
+                 next((n for n, t in enumerate(runs) if t.said_done and not t.success), 0))
+    t = runs[shown]
+    out += ["", f"Trial {shown + 1} in full; [home ] lines are the customer's own tool calls, which the agent never sees "
+                "(it sees what they say):",
+            t.render(),
+            *(f"final state, {SIDES[side]}: {'; '.join(diff) if diff else 'as expected'}"
+              for side, diff in t.differences.items()),
+            "", *_why_done_is_not_success(runs)]
+    return "\n".join(out)
+
+
+def dual_story(trial: DualTrial) -> str:
+    """Say what happened in a dual-control trial, read off its calls and the customer's actions, never off the knobs.
+
+    Example: a trial whose customer held the button 10 seconds -> 'the customer held the button 10 seconds: a
+    factory reset'
+    """
+    if not isinstance(trial, DualTrial):
+        raise TypeError(f"dual_story takes a DualTrial (what run_dual_trial returns), got {type(trial).__name__}")
+    presses = [args["seconds"] for turn in trial.actions for name, args, _ in turn if name == "press_radio_button"]
+    calls = trial.transcript.calls
+    parts = []
+    if not presses:
+        refreshed = any(c.ok and c.name == "refresh_link" for c in calls)
+        parts.append("the agent never told the customer what to do" +
+                     ("; it refreshed the link from its side" if refreshed else ""))
+    parts += [f"the customer held the button {s} seconds: a factory reset" for s in presses if s >= RESET_SECONDS]
+    wrong = [c.arguments.get("code") for c in calls if c.name == "pair_meter" and not c.ok]
+    if wrong and any(c.ok and c.name == "pair_meter" for c in calls):
+        parts.append(f"code {', '.join(map(str, wrong))} read out wrong; the agent asked again, and it matched")
+    return "; ".join(parts) or "as it should go"
+
+
+def _why_done_is_not_success(runs: list[DualTrial]) -> list[str]:
+    """Explain, with this run's counts, why an agent's 'Done' (or its own side alone) is not success."""
+    unguided = [n + 1 for n, t in enumerate(runs) if t.said_done and not any(turn for turn in t.actions)
+                and all(c.ok for c in t.transcript.calls) and any(c.name == "refresh_link" for c in t.transcript.calls)]
+    paired = [n + 1 for n, t in enumerate(runs) if t.said_done and not t.differences["grid"] and t.differences["home"]]
+    lines = [f"Why a 'Done' alone is not success: the agent said it in {sum(t.said_done for t in runs)} of {len(runs)} "
+             f"trials, and {sum(t.success for t in runs)} succeeded."]
+    if unguided:
+        lines += [f"  {_trials(unguided)}: the agent never told the customer what to do; every call it made succeeded "
+                  "and it said 'Done',",
+                  "    yet neither side changed: refresh_link only queues settings for a meter that is not listening."]
+    if paired:
+        lines += [f"  {_trials(paired)}: the meter was paired, so Orrin Grid's side is right and a grader that reads "
+                  "only the agent's",
+                  f"    database passes {'them' if len(paired) > 1 else 'it'}; the customer's side shows what went wrong "
+                  "at the house."]
+    lines += ["Only the final state of both sides, the one the agent changed and the one it had to talk the customer "
+              "through, says",
+              "whether the problem is solved. (tau2-bench's authors report that agents do markedly worse when they "
+              "must guide a user",
+              "this way than when they may act on everything themselves.)"]
+    return lines
+
+
+def _trials(numbers: list[int]) -> str:
+    """Name trials by number. Example: [7] -> 'trial 7'; [2, 4, 6] -> 'trials 2, 4, 6'"""
+    return f"trial{'s' * (len(numbers) != 1)} {', '.join(map(str, numbers))}"
 
 
 # Handout 001, figure by figure: what `scripts/06_evaluation.py --vs-handout` prints for demos 2 to 4

@@ -28,8 +28,9 @@ on deferred tool loading), each chapter with the demo of scripts/05_many_tools.p
      tool_core's loop; with --scale, BM25's timings and where pruning starts to pay (read off them).
   6. ToolBench's way of grading                                scripts/06_evaluation.py demo 5
      Chain instructions (intra- and cross-category), solution paths by a greedy chain
-     (ReAct) and by DFSDT's depth-first search with backtracking, ToolEval's pass rate and
-     win rate with a rule-based judge in place of its LLM judge.
+     (ReAct) and by DFSDT's depth-first search with backtracking, every call of a search
+     kept in order (Attempt.steps) and written out with each step back marked, ToolEval's
+     pass rate and win rate with a rule-based judge in place of its LLM judge.
 
 References: Robertson & Zaragoza (2009), "The Probabilistic Relevance Framework: BM25 and
 Beyond"; Lucene's BM25Similarity for the idf; Turtle & Flood (1995), "Query evaluation:
@@ -1046,30 +1047,84 @@ def demo_toolbench(seed: int = 0, budget: int = 8) -> str:
     sweep = ", ".join(f"{b}: {pass_rate([solve_dfsdt(i.roots, registry, b) for i in instructions]):.0%}"
                       for b in (3, 5, 8, 12))
     kinds = Counter(i.kind for i in instructions)
-    example = next((k for k, (c, d) in enumerate(zip(chain, dfs))  # a stale id: DFSDT backs up to a search
-                    if d.solved and not c.solved and instructions[k].trap == "stale id"), None)
+    example = _example(instructions, chain, dfs)
     lines = [
         f"{len(instructions)} instructions over the {len(registry)}-tool catalog, chains of 2-4 calls "
         f"({kinds['intra']} intra-category, {kinds['cross']} cross-category); "
         f"{sum(bool(i.trap) for i in instructions)} have a first natural call that fails.",
+        "(Intra-category: every call is about one kind of object, e.g. vehicles; cross-category: two kinds.)",
         f"Budget: {budget} tool calls per instruction. {KNOBS}.",
+        *_TOOLBENCH_TERMS,
         format_table(["search", "pass rate", "calls spent", "win rate vs chain", "win rate vs reference"], rows),
         "",
         format_table(["trap on the first call", "instructions", "chain solves", "DFSDT solves"], traps),
+        "Stale id: the instruction quotes an old id that no record has (a search for it finds the record); tool down:",
+        "the natural tool answers that it is unavailable (a search for the record serves instead).",
         f"DFSDT pass rate by budget: {sweep}.",
     ]
     if example is not None:
-        ins = instructions[example]
-        lines += ["", f"Example: {ins.text!r}",
-                  f"  chain: {' -> '.join(call_source(n, a) for n, a in chain[example].path)}  (gives up)",
-                  f"  DFSDT: {dfs[example].calls} calls, path found: "
-                  f"{' -> '.join(call_source(n, a) for n, a in dfs[example].path)}"]
+        lines += ["", *_example_lines(instructions[example], chain[example], dfs[example])]
     lines += ["",
               "Win rate here is a rule, not ToolEval's LLM judge: a solved path beats an unsolved one, the shorter path",
               "wins between two solved ones, a tie counts half. An LLM judge would also weigh what a rule cannot (is the",
               "final answer right and complete, was each step reasonable), but it is biased: it tends to prefer the",
               "path shown first (order bias; ToolEval shows both orders) and the longer, wordier one (length bias)."]
     return "\n".join(lines)
+
+
+_TOOLBENCH_TERMS = textwrap.wrap(  # demo 5's words, for a reader who knows only the handout
+    f"At each step the picker proposes candidate calls, best first; distraction {ToyCaller().distraction:g} is the "
+    "chance that it ranks a near duplicate of the right tool (a name one word away) first; invent and recall apply "
+    "only when the right tool is out of view, never here. A greedy chain (ReAct, as in lecture 1's loop) takes the "
+    "first candidate at every step and gives up at the first failure; DFSDT (ToolLLM's depth-first search over the "
+    "tree of candidates) goes back to the last choice and tries its next candidate instead. Pass rate: the share of "
+    "instructions solved within the budget; calls spent: every call made, failed ones too; win rate: the share where "
+    "the judge below prefers this search's path to the other's (a tie counts half); the reference is the shortest "
+    "working path.", 114)
+
+
+def _example(instructions: list[ToolBenchInstruction], chain: list[Attempt], dfs: list[Attempt]) -> int | None:
+    """Pick the instruction to show: one with a stale id that the chain fails and DFSDT solves; first choice, one
+    whose stale id is what fails (a 404, for good), not a tool that is down anyway (a 503, for now)."""
+    shown = [k for k, (c, d) in enumerate(zip(chain, dfs))
+             if d.solved and not c.solved and instructions[k].trap == "stale id"]
+    clean = [k for k in shown if any(not s.result.ok and not s.result.retryable  # retryable: 503, the tool is down
+                                     and instructions[k].stale in json.dumps(s.node.arguments) for s in dfs[k].steps)]
+    return (clean or shown or [None])[0]
+
+
+def _example_lines(ins: ToolBenchInstruction, chain: Attempt, dfs: Attempt) -> list[str]:
+    """Write the example: the instruction, its planted stale id, the chain's one call, and DFSDT's every call."""
+    on_path = path_steps(dfs)
+    dropped = [s.number for s in dfs.steps if s.number not in on_path]
+    first = chain.steps[-1]
+    return [
+        f"Example: {ins.text!r}",
+        f"  {ins.stale} is a stale id, planted on purpose (the trap above): no record has it (the record is "
+        f"{ins.current} now),",
+        f"  and only a search for {ins.stale} leads there.",
+        f"  chain: {' -> '.join(call_source(n, a) for n, a in chain.path)}  (gives up)",
+        f"    it {_ending(first)}; a chain follows one path, so there is nothing to go back to",
+        f"  DFSDT, every call in the order made, indented by its depth in the tree of candidate calls:",
+        *("  " + line for line in render_steps(dfs)),
+        f"  DFSDT: {dfs.calls} calls, path found: {' -> '.join(call_source(n, a) for n, a in dfs.path)}",
+        f"    the path is calls {_and(on_path)}; "
+        + (f"calls {_and(dropped)} were on abandoned branches, and the budget counts them too" if len(dropped) > 1 else
+           f"call {_and(dropped)} was on an abandoned branch, and the budget counts it too")]
+
+
+def _ending(step: SearchStep) -> str:
+    """Say how a chain's last call ended it (the chain stops at a failure, a dead end or the budget)."""
+    if step.outcome == "failed":
+        return f"failed: {failure_reason(step.result)}"
+    return {"dead end": "succeeded, but no next call follows from it (a dead end)",
+            "ok": "succeeded, but the budget of calls was spent", "done": "finished the instruction"}[step.outcome]
+
+
+def _and(numbers: list[int]) -> str:
+    """Join numbers as prose. Example: [2, 3, 6] -> '2, 3 and 6'"""
+    words = [str(n) for n in numbers]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
 
 # Handout 001, figure by figure: what `scripts/05_many_tools.py --vs-handout` prints, and README's table
@@ -1215,6 +1270,7 @@ class PathNode:
     arguments: dict
     children: list[PathNode] = field(default_factory=list)
     finish: bool = False  # the instruction is done once this call succeeds
+    note: str = ""  # why the picker proposes it, when it is not simply the step's natural call (for the reader)
 
 
 @dataclass
@@ -1226,15 +1282,37 @@ class ToolBenchInstruction:
     roots: list[PathNode]
     reference: list[tuple[str, dict]]  # the shortest path that works, written by hand from the world
     trap: str  # '' | 'stale id' (the instruction's id does not exist) | 'tool down' (the natural tool errors)
+    stale: str = ""  # the planted id the instruction quotes ('' without that trap), e.g. 'WO-8737'
+    current: str = ""  # the record's real id that a search for the stale one finds, e.g. 'WO-873'
+
+
+@dataclass
+class SearchStep:
+    """One call a search made: its place in the order and in the tree, the candidate it tried, what came back."""
+
+    number: int  # 1, 2, ... in the order the calls were made
+    parent: int  # the number of the call whose candidates it was among (0: a first call, one of the tree's roots)
+    depth: int  # 0 for a first call
+    node: PathNode
+    result: tool_core.ToolResult
+
+    @property
+    def outcome(self) -> str:
+        """Say how the call ended for the search: 'done', 'ok', 'dead end' (ok, but nothing follows) or 'failed'."""
+        if not self.result.ok:
+            return "failed"
+        return "done" if self.node.finish else "ok" if self.node.children else "dead end"
 
 
 @dataclass
 class Attempt:
-    """One search's outcome on one instruction: solved within the budget or not, the calls spent, the path found."""
+    """One search's outcome on one instruction: solved within the budget or not, the calls spent, the path found,
+    and every call it made in order (steps), those on abandoned branches too."""
 
     solved: bool
     calls: int
     path: list[tuple[str, dict]]
+    steps: list[SearchStep] = field(default_factory=list)
 
 
 def solve_chain(roots: list[PathNode], registry: ToolRegistry, budget: int) -> Attempt:
@@ -1245,16 +1323,18 @@ def solve_chain(roots: list[PathNode], registry: ToolRegistry, budget: int) -> A
     """
     _check_search(roots, registry, budget)
     path: list[tuple[str, dict]] = []
+    steps: list[SearchStep] = []
     candidates = roots
     while candidates and len(path) < budget:
         node = candidates[0]
         path.append((node.name, node.arguments))
-        if not registry.call(node.name, node.arguments).ok:
-            return Attempt(False, len(path), path)
+        steps.append(SearchStep(len(path), len(path) - 1, len(path) - 1, node, registry.call(node.name, node.arguments)))
+        if not steps[-1].result.ok:
+            return Attempt(False, len(path), path, steps)
         if node.finish:
-            return Attempt(True, len(path), path)
+            return Attempt(True, len(path), path, steps)
         candidates = node.children
-    return Attempt(False, len(path), path)
+    return Attempt(False, len(path), path, steps)
 
 
 def solve_dfsdt(roots: list[PathNode], registry: ToolRegistry, budget: int) -> Attempt:
@@ -1265,26 +1345,25 @@ def solve_dfsdt(roots: list[PathNode], registry: ToolRegistry, budget: int) -> A
     (ToolBench's APIs are mostly reads; tau-bench's would need more care).
     """
     _check_search(roots, registry, budget)
-    spent = 0
+    steps: list[SearchStep] = []
 
-    def visit(nodes: list[PathNode], path: list[tuple[str, dict]]) -> list[tuple[str, dict]] | None:
-        nonlocal spent
+    def visit(nodes: list[PathNode], path: list[tuple[str, dict]], parent: int) -> list[tuple[str, dict]] | None:
         for node in nodes:
-            if spent == budget:
+            if len(steps) == budget:
                 return None
-            spent += 1
-            if not registry.call(node.name, node.arguments).ok:
+            steps.append(SearchStep(len(steps) + 1, parent, len(path), node, registry.call(node.name, node.arguments)))
+            if not steps[-1].result.ok:
                 continue  # this branch failed: the next candidate at the same choice point
             here = path + [(node.name, node.arguments)]
             if node.finish:
                 return here
-            found = visit(node.children, here)
+            found = visit(node.children, here, steps[-1].number)
             if found is not None:
                 return found
         return None  # every candidate failed: back up one more level
 
-    found = visit(roots, [])
-    return Attempt(found is not None, spent, found or [])
+    found = visit(roots, [], 0)
+    return Attempt(found is not None, len(steps), found or [], steps)
 
 
 def _check_search(roots: list[PathNode], registry: ToolRegistry, budget: int) -> None:
@@ -1298,6 +1377,74 @@ def _check_search(roots: list[PathNode], registry: ToolRegistry, budget: int) ->
             raise ValueError(f"the decision tree calls {node.name!r}, which the catalog lacks; use one of its "
                              f"{len(known)} tools (e.g. {sorted(known)[0]!r})")
         stack.extend(node.children)
+
+
+def failure_reason(result: tool_core.ToolResult) -> str:
+    """Say in a few words why a call failed: the tool's own first words, or that its schema refused the arguments.
+
+    Example: 'get_pole_status failed: ToolExecutionError: no pole PL-7847; search for it ...' -> 'no pole PL-7847'
+    """
+    if result.ok:
+        raise ValueError("failure_reason needs a failed call's result; this one is ok")
+    if result.error_kind == "invalid_arguments":
+        return "its schema refuses these arguments"
+    if result.error_kind == "execution_error":  # tool_core writes '<tool> failed: <exception type>: <the tool's words>. '
+        return re.split(r"[;.] ", result.message.split(": ", 2)[-1])[0]
+    return result.error_kind or "failed"
+
+
+def render_steps(attempt: Attempt) -> list[str]:
+    """Write every call of a search in the order made, indented by its depth in the tree, each step back marked.
+
+    Example: a first call that fails, then one that finishes ->
+        ['  1  get_meter_details(meter_id='MT-999')', '       failed: no meter MT-999',
+         '       backtrack: to the choice of a first call, its next candidate',
+         '  2  search_meters(query='MT-999')  ok: the instruction is done']
+    """
+    if not isinstance(attempt, Attempt):
+        raise TypeError(f"render_steps takes an Attempt (what solve_chain or solve_dfsdt returns), got {attempt!r}")
+    lines = []
+    for step, following in zip(attempt.steps, attempt.steps[1:] + [None]):
+        pad, note = "  " * step.depth, f" ({step.node.note})" if step.node.note else ""
+        call = f"{step.number:>3}  {pad}{call_source(step.node.name, step.node.arguments)}"
+        if step.outcome in ("ok", "done"):
+            lines.append(f"{call}  ok{note}" + (": the instruction is done" if step.outcome == "done" else ""))
+            continue
+        lines += [call, "       " + pad + (f"failed: {failure_reason(step.result)}{note}" if step.outcome == "failed"
+                                           else f"ok{note}, but a dead end: no next call follows from it")]
+        lines.append("       " + pad + _step_back(step, following))
+    if attempt.steps and not attempt.solved and attempt.steps[-1].outcome == "ok":
+        lines.append("       " + "  " * attempt.steps[-1].depth + "(no call after it: the budget of calls is spent)")
+    return lines
+
+
+def path_steps(attempt: Attempt) -> list[int]:
+    """Number the calls that make up a solved search's path, from the last call back along its parents.
+
+    Example: calls 1 (failed), 2, 3 (a child of 2, failed), 4 (a child of 2, done) -> [2, 4]
+    """
+    if not isinstance(attempt, Attempt):
+        raise TypeError(f"path_steps takes an Attempt (what solve_chain or solve_dfsdt returns), got {attempt!r}")
+    if not attempt.solved:
+        return []
+    by_number = {s.number: s for s in attempt.steps}
+    numbers, at = [], attempt.steps[-1].number  # a solved search stops at the call that finished it
+    while at:
+        numbers.append(at)
+        at = by_number[at].parent
+    return numbers[::-1]
+
+
+def _step_back(step: SearchStep, following: SearchStep | None) -> str:
+    """Say where the search goes after a branch fails: the next candidate here, a level further back, or nowhere."""
+    def choice(call: int) -> str:
+        return "the choice of a first call" if call == 0 else f"the choice after call {call}"
+    if following is None:
+        return "no call after it: the search ends unsolved"
+    if following.parent == step.parent:
+        return f"backtrack: to {choice(step.parent)}, its next candidate"
+    return (f"backtrack: no candidate left after call {step.parent}; back up to {choice(following.parent)}, "
+            "its next candidate")
 
 
 def judge(a: Attempt, b: Attempt) -> str:
@@ -1384,12 +1531,12 @@ def toolbench_instructions(seed: int = 0, n: int = 20, caller: ToyCaller | None 
         if trap == "tool down":
             down.add(OPERATIONS[calls[0][1]][0].format(o=calls[0][0]))
         text = wording.format(**(values | ({"id1": stale} if stale else {})))
-        drafts.append((text, kind, calls, stale, trap))
+        drafts.append((text, kind, calls, stale, trap, values["id1"] if stale else ""))
     by_name = {c.tool.name: c for c in catalog}
     out = []
-    for text, kind, calls, stale, trap in drafts:  # every tool that is down is now known: trees get their detours
+    for text, kind, calls, stale, trap, current in drafts:  # every tool that is down is now known: trees get detours
         roots, reference = _tree(calls, stale, down, caller, by_name, catalog, text)
-        out.append(ToolBenchInstruction(text, kind, roots, reference, trap))
+        out.append(ToolBenchInstruction(text, kind, roots, reference, trap, stale, current))
     return out, _world_registry(catalog, ids, down)
 
 
@@ -1416,17 +1563,19 @@ def _tree(calls: list[tuple[str, str, dict]], stale: str, down: set[str], caller
         name, finish = OPERATIONS[op][0].format(o=obj), k == len(calls) - 1
         ways = [PathNode(name, args, rest, finish)]  # the natural call, then a search for the id if the tool is down
         if name in down:
-            ways.append(PathNode(f"search_{obj}s", {"query": args[f"{obj}_id"]}, rest, finish))
+            ways.append(PathNode(f"search_{obj}s", {"query": args[f"{obj}_id"]}, rest, finish,
+                                 f"a search in place of {name}, which is down"))
         step = [(ways[-1].name, ways[-1].arguments)]
         options = list(ways)
         if k == 0 and stale:  # the quoted id 404s; searching for it finds the record, then the ways above
-            options = [PathNode(name, args | {f"{obj}_id": stale}, rest, finish),
-                       PathNode(f"search_{obj}s", {"query": stale}, ways)]
+            options = [PathNode(name, args | {f"{obj}_id": stale}, rest, finish, "it quotes the stale id"),
+                       PathNode(f"search_{obj}s", {"query": stale}, ways, note="a search for the stale id")]
             step = [(f"search_{obj}s", {"query": stale})] + step
         entry = by_name[name]
         pick = caller.pick(Request(text, name, args, obj, op, False), [entry] + near_duplicates(entry, catalog), names)
-        if pick.outcome != "correct":  # distracted: a near duplicate first; its answer does not serve (a dead end)
-            options.insert(0, PathNode(pick.name, args))
+        if pick.outcome != "correct":  # distracted: a near duplicate first; it fails or its answer does not serve
+            quoted = options[-2].arguments if k == 0 and stale else args  # the picker knows only the id it was given
+            options.insert(0, PathNode(pick.name, quoted, note=f"a near duplicate of {name}, picked by distraction"))
         rest, reference = options, step + reference
     return rest, reference
 

@@ -14,10 +14,14 @@ Demo 4: every failure rate halved, 16 trials: pass^8 moves, pass@4 cannot show i
 Demo 5: ToolBench's way: 20 chain instructions (2-4 calls, intra- and cross-category) over the
         150-tool catalog, some whose first natural call fails; a greedy chain (ReAct) against
         DFSDT's depth-first search with backtracking, within a budget of calls; ToolEval's pass
-        rate and win rate, with a rule-based judge standing in for its LLM judge.
+        rate and win rate, with a rule-based judge standing in for its LLM judge; one
+        instruction's search shown call by call, every step back marked.
+Demo 6: tau2-bench's dual control: a task the customer must finish on their side (a meter only
+        they can reach), guided by the agent; 8 trials graded by the final state of both sides,
+        next to the agent's side alone and its 'Done'.
 
-Runs offline in well under a second. --seed draws the toy agent's failures and demo 5's instructions and picker (default
-0); demo 1 has no randomness.
+Runs offline in well under a second. --seed draws the toy agent's failures, demo 5's instructions and picker, and demo
+6's mistakes (default 0); demo 1 has no randomness.
 """
 import argparse
 import sys
@@ -33,7 +37,8 @@ import tool_core  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seed", type=int, default=0, help="seed for the toy agent's failures and demo 5's instructions (default 0)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed for the toy agent's failures, demo 5's instructions and demo 6's mistakes (default 0)")
     tool_core.add_vs_handout(parser)
     args = parser.parse_args()
     seed = args.seed
@@ -43,7 +48,9 @@ def main() -> None:
         ("Demo 3. Failure modes by unit: a call, a chain, a conversation", lambda: service_env.demo_failure_modes(seed)),
         ("Demo 4. Halve every failure rate: what pass^k sees and pass@k cannot", lambda: service_env.demo_halved(seed)),
         ("Demo 5. ToolBench: solution paths by chain and by depth-first search, and ToolEval",
-         lambda: tool_catalog.demo_toolbench(seed))],
+         lambda: tool_catalog.demo_toolbench(seed)),
+        ("Demo 6. tau2-bench's dual control: the customer acts too, and both sides are graded",
+         lambda: service_env.demo_dual_control(seed))],
         tool_core.vs_handout(args, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
 
 

@@ -644,6 +644,19 @@ class TwoModels(unittest.TestCase):
         self.assertIn("-> parallel_function_checker_no_order:cannot_find_match; an optimal pairing passes (pass).", text)
         self.assertIn("B: malformed call (truncated), graded as such", text)
 
+    def test_the_demo_first_says_what_its_columns_mean(self):
+        # for a reader who knows only the handout: the two models, the two graders (the columns AST and exec), what a
+        # FAIL cell names, and what decoding is, before the table
+        text = bfcl_lab.demo_bfcl()
+        intro = " ".join(text.split("\nquestion ")[0].split())
+        for words in ("Two hand-written models, A and B,", "AST compares each call as written (its syntax tree, read "
+                      "without running it) with the acceptable values the question lists", "exec runs the calls and "
+                      "compares their results", "A FAIL cell names the reason BFCL reports: the end of its error_type",
+                      "Decoding is reading the calls out of the model's text."):
+            with self.subTest(words=words[:30]):
+                self.assertIn(words, intro)
+        self.assertTrue(text.split("\n")[len(bfcl_lab.DEMO_TERMS)].startswith("question  "))
+
     def test_the_legend_says_each_fail_label_in_words(self):
         text = bfcl_lab.demo_bfcl()
         table, legend = text.split("What the FAIL labels mean")[0], text.split("What the FAIL labels mean")[1]

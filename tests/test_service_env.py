@@ -793,6 +793,19 @@ class DemoTau(unittest.TestCase):
         knobs = ", ".join(f"{name.replace('_', ' ')} {getattr(Knobs(), name):g}" for name in KNOB_NAMES)
         self.assertEqual(line, f"8 tasks x 8 trials; the toy agent's knobs: {knobs}.")
 
+    def test_each_knob_said_in_words(self):
+        # what each knob makes the agent do, one clause per knob, in the order the knobs line names them
+        said = " ".join(self.text.split("Each knob is the chance per trial that the agent makes one mistake: ")[1]
+                        .split("\ntask ")[0].split())
+        self.assertEqual(said, "invent id: skip the lookups and use a made-up id; retry failing: repeat a failing call "
+                               "unchanged; cancel instead: cancel when asked to reschedule; ignore weekday: book the "
+                               "weekend the customer asked for; bad credit: credit over $50 or without a logged outage; "
+                               "guess date: pick a day for 'next week' itself; wrong read: read the appointments where "
+                               "the account is needed.")
+        self.assertEqual(list(service_env.KNOB_WORDS), KNOB_NAMES)
+        self.assertIn("\n(C(n, k), the handout's binomial coefficient, is the number of ways to choose k of n things.)\n",
+                      self.text)
+
     def test_the_policy_the_grader_holds_the_agent_to_comes_first(self):
         lines = self.text.splitlines()
         self.assertIn("policy", lines[0])
@@ -948,13 +961,14 @@ class Script(unittest.TestCase):
         code, out, err = script_runs.result(SCRIPT)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(script_runs.in_process(script_runs.SCRIPTS / SCRIPT), (0, out, ""))
-        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "Demo 5"])
+        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "Demo 5", "Demo 6"])
 
     def test_the_demos_are_the_modules(self):
         _, out, _ = script_runs.result(SCRIPT)
         parts = sections(out)
         for name, text in (("Demo 2", service_env.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
-                           ("Demo 4", service_env.demo_halved(0)), ("Demo 5", tool_catalog.demo_toolbench(0))):
+                           ("Demo 4", service_env.demo_halved(0)), ("Demo 5", tool_catalog.demo_toolbench(0)),
+                           ("Demo 6", service_env.demo_dual_control(0))):
             with self.subTest(name):
                 self.assertEqual(parts[name].strip("\n"), text)
 
