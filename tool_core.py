@@ -2427,14 +2427,15 @@ def markdown_cells(row: str) -> list[str]:
     return [c.replace("\\|", "|").replace("&lt;", "<") for c in cells]
 
 
-def print_demos(sections: list[tuple[str, Callable[[], str]]], run: Run | None = None) -> None:
+def print_demos(sections: list[tuple[str, Callable[[], str]]], run: Run | None = None, out=None, err=None) -> None:
     """Print each demo's output under an '=== title ===' banner, the layout every demo script shares.
 
     With run=vs_handout(args, ...): under every figure that differs from handout 001's, a note saying the handout's
     value and why (with_notes); --svg and --csv write the demos' charts and tables; --vs-handout prints instead
     the crosswalk with handout 001, a table or README's Markdown rows.
-    A reader that stops early (`| head`) ends the script quietly, with exit status 1, not with a traceback."""
-    run = run or Run("", [])
+    A reader that stops early (`| head`) ends the script quietly, with exit status 1, not with a traceback.
+    out and err: where to print (sys.stdout and sys.stderr when None)."""
+    run, out, err = run or Run("", []), out or sys.stdout, err or sys.stderr
     try:
         if run.style is not None:
             print_crosswalk(sections, run)
@@ -2444,7 +2445,7 @@ def print_demos(sections: list[tuple[str, Callable[[], str]]], run: Run | None =
                 os.makedirs(directory, exist_ok=True)
         written = []
         for i, (title, demo) in enumerate(sections):
-            print(("\n" if i else "") + f"=== {title} ===\n", flush=True)  # a reader gone: stop before computing
+            print(("\n" if i else "") + f"=== {title} ===\n", file=out, flush=True)  # a reader gone: stop now
             number = banner_number(title)
             collected: list = []
             token = _COLLECTED.set(collected)
@@ -2453,12 +2454,12 @@ def print_demos(sections: list[tuple[str, Callable[[], str]]], run: Run | None =
             finally:
                 _COLLECTED.reset(token)
             figures = [f for f in run.figures if f.demo == number]
-            print(with_notes(text, figures, [t for t in collected if isinstance(t, Table)]), flush=True)
+            print(with_notes(text, figures, [t for t in collected if isinstance(t, Table)]), file=out, flush=True)
             slug = f"demo{number}" if title.startswith("Demo ") else re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
             written += write_outputs(collected, run.script, slug, run.svg, run.csv)
         if run.svg or run.csv:
             print(f"[{len(written)} file(s) written: {', '.join(os.path.basename(p) for p in written) or 'none'}]",
-                  file=sys.stderr)
+                  file=err)
     except BrokenPipeError:
         quiet_broken_pipe()
 

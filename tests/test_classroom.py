@@ -28,9 +28,6 @@ import toolformer_lab  # noqa: E402
 from tool_core import HandoutFigure, format_table, with_notes, without_notes  # noqa: E402
 
 script_runs.prefetch(*script_runs.NUMBERED[:7])
-_WRITTEN = tempfile.TemporaryDirectory()  # script 10 run with --svg and --csv into it (CsvFiles)
-_FLAGS = ("--svg", os.path.join(_WRITTEN.name, "svg"), "--csv", os.path.join(_WRITTEN.name, "csv"))
-script_runs.queue_command(str(ROOT / "scripts" / "10_under_the_hood.py"), *_FLAGS)
 
 FIGURES = {"01": toolformer_lab.HANDOUT_01, "02": toolformer_lab.HANDOUT_02, "03": tool_core.HANDOUT_03,
            "04": interfaces.HANDOUT_04, "05": tool_catalog.HANDOUT_05,
@@ -302,23 +299,29 @@ class CsvFiles(unittest.TestCase):
     """--csv writes each printed table with its header row; --svg each chart (write_outputs, as print_demos calls
     it)."""
 
-    @classmethod
-    def tearDownClass(cls):
-        _WRITTEN.cleanup()
-
-    def test_a_script_writes_its_charts_and_tables_and_prints_the_same(self):
-        code, out, err = script_runs.command(str(ROOT / "scripts" / "10_under_the_hood.py"), *_FLAGS)
-        self.assertEqual(code, 0, err)
-        self.assertEqual(out, script_runs.result("10_under_the_hood.py").stdout)  # stdout does not change
-        self.assertEqual(sorted(os.listdir(_FLAGS[1])), ["10_requests.svg", "10_time.svg"])
-        tables = sorted(os.listdir(_FLAGS[3]))
-        self.assertIn("10_demo3_table1.csv", tables)
-        with open(os.path.join(_FLAGS[3], "10_demo3_table1.csv"), encoding="utf-8", newline="") as f:
-            rows = list(csv.reader(f))
+    def test_print_demos_writes_the_charts_and_tables_and_prints_the_same(self):
+        sections = [("Demo 3. One turn or four", tool_core.demo_parallel_turns)]
+        with tempfile.TemporaryDirectory() as folder:
+            svg, table_dir = os.path.join(folder, "svg"), os.path.join(folder, "csv")
+            plain, written, err = io.StringIO(), io.StringIO(), io.StringIO()
+            tool_core.print_demos(sections, tool_core.Run("10", []), out=plain)
+            tool_core.print_demos(sections, tool_core.Run("10", [], svg=svg, csv=table_dir), out=written, err=err)
+            self.assertEqual(written.getvalue(), plain.getvalue())  # stdout does not change
+            self.assertEqual(sorted(os.listdir(svg)), ["10_requests.svg", "10_time.svg"])
+            self.assertIn("10_demo3_table1.csv", os.listdir(table_dir))
+            with open(os.path.join(table_dir, "10_demo3_table1.csv"), encoding="utf-8", newline="") as f:
+                rows = list(csv.reader(f))
+            self.assertIn("4 file(s) written", err.getvalue())
         self.assertEqual(rows[0], ["", "model requests", "messages", "result messages", "tools, summed",
                                    "tools, waited", "input tokens"])
         self.assertEqual([row[0] for row in rows[1:]], ["one call per turn", "all four in one reply"])
-        self.assertIn("file(s) written", err)
+
+    def test_every_script_takes_the_flags(self):
+        for script in script_runs.NUMBERED:
+            source = (ROOT / "scripts" / script).read_text(encoding="utf-8")
+            with self.subTest(script):  # add_vs_handout gives the flags; vs_handout(args, ...) hands them on
+                self.assertIn("tool_core.add_vs_handout(parser)", source)
+                self.assertIn("tool_core.vs_handout(args,", source)
 
     def test_tables_and_charts_written_as_files(self):
         table = format_table(["tool", "calls"], [["add", 3], ["note, with a comma", 1]])
