@@ -1904,7 +1904,7 @@ def demo_too_weak(run: ToolformerRun, tau: float = 0.5) -> str:
         rows.append([label, f"{p_after:.4f} ({model.prob(word, before):.4f})", len(kept),
                      f"{sum(c.gold for c in kept)} of {len(right)}", _gain_span(right)])
     return "\n".join([
-        "Handout 3.5: on small GPT-2 models Toolformer's calls did not help; using tools came only with size. The same",
+        "Handout 001 §3.5: on small GPT-2 models Toolformer's calls did not help; tool use came only with size. The same",
         f"filter (tau = {tau:g}) on the same {len(run.candidates)} executed candidates, with three models that differ only "
         "in how much they can copy\nfrom their context, and so in how much a result can help them:",
         tool_core.format_table(["model", f"P('{word}'), result (no call)", f"kept (tau = {tau:g})", "right kept",
