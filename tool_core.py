@@ -1982,8 +1982,76 @@ def _refusal(exc: Exception) -> str:
 # --- 7. The loop: ScriptedLM, tool_choice, run_agent, Transcript ---
 # ---------------------------------------------------------------------------------------------
 
-Message = dict  # {"role": "system" | "user" | "assistant" | "tool", "content": str}
+Message = dict  # {"role": "system" | "user" | "assistant" | "tool", "content": str} (native turns hold more: Turn)
 LM = Callable[..., str]  # lm(messages, stop=[...]) -> reply text
+
+
+@dataclass
+class Turn:
+    """One assistant turn, as every model of the lab gives it: its text, its calls, why it stopped, what it cost.
+
+    `calls` are ToolCalls (or ParseErrors for calls that could not be read), each with the id its results must
+    carry. `raw` is the turn as the vendor sent it, sent back verbatim in the next request (thinking blocks
+    included); `usage` holds the API's token counts, where it reports them.
+    """
+
+    text: str = ""
+    calls: list = field(default_factory=list)
+    stop_reason: str = "end_turn"  # end_turn | tool_use | max_tokens | refusal | ... (the vendor's word)
+    usage: dict = field(default_factory=dict)  # {"input_tokens": n, "output_tokens": m}
+    raw: Any = None
+
+
+class TextModel:
+    """A model of the text protocol: lm(messages, stop) -> str (ScriptedLM, or a real API asked for text).
+
+    The tools are in the system prompt; the model writes <tool_call> tags, which parse_tool_calls reads;
+    it is stopped at <tool_result so that it cannot invent a result.
+    """
+
+    native = False
+
+    def __init__(self, lm: LM):
+        self.lm = lm
+
+    def turn(self, messages: list[Message], tools: list[Tool] = (), tool_choice: str = "auto") -> Turn:
+        """Ask for the next turn (tool_choice is already in the system prompt of a text-protocol request)."""
+        reply = self.lm(messages, stop=STOP_SEQUENCES)
+        if not isinstance(reply, str):  # a programmer's mistake in the model adapter, not the model's
+            raise TypeError(f"the model must return a str, got {type(reply).__name__}")
+        parsed = parse_tool_calls(reply)
+        return Turn(parsed.text, parsed.items, "tool_use" if parsed.items else "end_turn", raw=reply)
+
+
+class ScriptedModel:
+    """A fake model of native tool calling: plays back Turns in order, or asks a function of the conversation.
+
+    What it was shown is kept in `requests` (messages, tools, tool_choice). Calls without an id get one
+    (toolu_1, ...), as an API assigns them.
+    """
+
+    native = True
+
+    def __init__(self, turns: list[Turn] | Callable[[list[Message], list[Tool], str], Turn]):
+        self.turns, self.requests, self.issued = turns, [], 0
+
+    def turn(self, messages: list[Message], tools: list[Tool] = (), tool_choice: str = "auto") -> Turn:
+        """Return the next scripted turn."""
+        self.requests.append(([dict(m) for m in messages], list(tools), tool_choice))
+        if callable(self.turns):
+            turn = self.turns(messages, list(tools), tool_choice)
+        elif len(self.requests) <= len(self.turns):
+            turn = copy.deepcopy(self.turns[len(self.requests) - 1])
+        else:
+            raise ValueError(f"ScriptedModel has only {len(self.turns)} turns and was asked for another")
+        for call in turn.calls:
+            if not getattr(call, "id", ""):
+                self.issued += 1
+                call.id = f"toolu_{self.issued}"
+        return turn
+
+
+NATIVE_SYSTEM = "You are a helpful assistant. Use the tools you are given when one fits the request."
 
 
 class ScriptedLM:
@@ -2028,9 +2096,10 @@ class Transcript:
 
     messages: list[Message] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
-    stop_reason: str = ""  # final_answer | max_steps | repeated_failure
+    stop_reason: str = ""  # final_answer | max_steps | repeated_failure | refused | truncated
     final_answer: str | None = None
     steps: int = 0
+    usage: Counter = field(default_factory=Counter)  # the API's token counts, summed over the turns
 
     def add(self, role: str, content: str) -> None:
         """Append a message."""
@@ -2043,7 +2112,11 @@ class Transcript:
             if m["role"] == "system" and not system:
                 continue
             label = {"assistant": "model"}.get(m["role"], m["role"])
-            for i, line in enumerate(m["content"].splitlines() or [""]):
+            content = m["content"] or ""
+            if m.get("calls"):  # a native turn: its calls are fields of the reply, not text
+                content += "".join(f"\n<{getattr(c, 'id', '')}> " + (f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})"
+                                   if isinstance(c, ToolCall) else f"unreadable call: {c.kind}") for c in m["calls"])
+            for i, line in enumerate(content.strip("\n").splitlines() or [""]):
                 # a call or result stays on one line: wrapping inside its JSON would misquote it
                 pieces = [line] if "<tool_" in line else textwrap.wrap(line, width - 8) or [""]
                 for j, piece in enumerate(pieces):
@@ -2053,7 +2126,9 @@ class Transcript:
 
     def _repr_markdown_(self) -> str:
         """Show the conversation in a notebook: a table of messages (tags escaped), then why it stopped."""
-        rows = [[m["role"], m["content"]] for m in self.messages if m["role"] != "system"]
+        rows = [[m["role"], (m["content"] or "") + "".join(f" [{c.name if isinstance(c, ToolCall) else c.kind}]"
+                                                           for c in m.get("calls", ()))]
+                for m in self.messages if m["role"] != "system"]
         return markdown_block(markdown_table(["role", "message"], rows), f"stop: {markdown_cell(self.stop_reason)} "
                               f"after {self.steps} model turn(s), {len(self.calls)} call(s)")
 
@@ -2090,7 +2165,7 @@ def tool_choice_problem(tool_choice: str, items: list[ToolCall | ParseError]) ->
     return None
 
 
-def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None = None,
+def run_agent(lm: "LM | TextModel | ScriptedModel", registry: ToolRegistry, user: str, *, system: str | None = None,
               tool_choice: str = "auto", max_steps: int = 8, max_workers: int = 4,
               reset_tool_choice: bool = True, transcript: Transcript | None = None) -> Transcript:
     """Run the round trip until a final answer, the step limit, or the same failing call twice.
@@ -2107,14 +2182,20 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
     transcript: continue a conversation: the user's next message is appended to it and the
     agent takes its next turn (a multi-turn dialogue is one run_agent per user message);
     max_steps then counts this turn's model calls, and call ids go on from the last one.
+    lm: a text model (lm(messages, stop) -> str, or a TextModel) or a native one (model.turn(messages,
+    tools, tool_choice) -> Turn, native = True: a backend of bfcl_lab, ScriptedModel). Natively the
+    tools and tool_choice travel with each request, the calls keep the ids the model gave them, and
+    the results go back as one "tool" message whose `results` the backend writes in its dialect.
     """
     if not isinstance(tool_choice, str) or (tool_choice not in TOOL_CHOICES and tool_choice not in registry):
         # subtle: checked for a str first: the dialects' {"name": ...} would crash the registry's lookup (unhashable)
         raise ValueError(f"tool_choice must be one of {TOOL_CHOICES} or the name of a tool in the registry "
                          f"({', '.join(registry.names()) or 'none'}), as a string; got {tool_choice!r}")
+    model = lm if hasattr(lm, "turn") else TextModel(lm)
+    native = getattr(model, "native", False)
     if transcript is None:
         t = Transcript()
-        t.add("system", system if system is not None else render_tool_prompt(registry))
+        t.add("system", system if system is not None else NATIVE_SYSTEM if native else render_tool_prompt(registry))
     elif not transcript.messages or transcript.messages[0]["role"] != "system":
         raise ValueError("a transcript to continue must start with its system message")
     else:
@@ -2127,23 +2208,31 @@ def run_agent(lm: LM, registry: ToolRegistry, user: str, *, system: str | None =
         turns += 1
         t.steps += 1
         request = t.messages
-        if choice != "auto":  # tool_choice travels with each request, like a vendor's parameter
+        if choice != "auto" and not native:  # in the text protocol, tool_choice travels in the system prompt
             request = [{"role": "system", "content": f"{t.messages[0]['content']}\n{tool_choice_rule(choice)}"}] + t.messages[1:]
-        reply = lm(request, stop=STOP_SEQUENCES)
-        if not isinstance(reply, str):  # a programmer's mistake in the model adapter, not the model's
-            raise TypeError(f"the model must return a str, got {type(reply).__name__}")
-        t.add("assistant", reply)
-        parsed = parse_tool_calls(reply)
-        items = parsed.items
+        turn = model.turn(request, list(registry), choice)
+        t.usage.update(turn.usage)
+        items = turn.calls
+        if native:
+            t.messages.append({"role": "assistant", "content": turn.text, "calls": items, "raw": turn.raw})
+        else:
+            t.add("assistant", turn.raw)
         for item in items:
-            item.id, next_id = f"call_{next_id}", next_id + 1
+            if not native or not getattr(item, "id", ""):  # a native call keeps the id its results must carry
+                item.id, next_id = f"call_{next_id}", next_id + 1
+        if turn.stop_reason in ("refusal", "max_tokens", "length") and not items:
+            t.stop_reason = "refused" if turn.stop_reason == "refusal" else "truncated"
+            t.final_answer = turn.text
+            return t
         problem = tool_choice_problem(choice, items)
         if not items and not problem:
-            t.stop_reason, t.final_answer = "final_answer", parsed.text
+            t.stop_reason, t.final_answer = "final_answer", turn.text
             return t
         results = _run_turn(registry, items, allowed_tools(choice, registry), choice, t, max_workers)
         if items:
             t.add("tool", render_tool_results(zip(items, results)))
+            if native:  # every call of the turn answered, by its id, in this one message
+                t.messages[-1]["results"] = list(zip(items, results))
         if problem:
             t.add("user", f"[harness] {problem}")
         if reset_tool_choice and any(r.ok for r in results):
