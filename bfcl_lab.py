@@ -24,7 +24,10 @@ BFCL examples), each chapter with the script and demo that show it:
      (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
   7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
      The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
-     interfaces' dialects (the one import of another lab module).
+     interfaces' dialects (the one import of another lab module). 7b: APIModel, a backend as a
+     model of tool_core's loop (run_agent, service_env's trials, an MCP host), natively or in the
+     text protocol: the conversation rewritten in the vendor's form on each request, a request budget,
+     token usage; keys from the environment or a .env file (read_dotenv).
   Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
      and the official SDKs' retry rules (B).
 
@@ -1758,6 +1761,162 @@ HANDOUT_07: list[HandoutFigure] = [
                   "C6, C9", r"(?m)^(irrelevance_0)\s",
                   "the same naming; irrelevance_0 and irrelevance_1 are the eighth and ninth questions"),
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7b. A real model in any loop of the lab: APIModel, the conversation in each vendor's form ---
+# ---------------------------------------------------------------------------------------------
+# run_agent (tool_core) asks a model for its next Turn. APIModel is that model on an API: natively, the tools go
+# in the vendor's field and the conversation is rewritten in the vendor's form on every request (the assistant
+# turn echoed as the API sent it, every call answered by its id in the next message); in the text protocol, the
+# API only ever sees text, and a tool result is a user message.
+
+class APIModel:
+    """A backend (AnthropicBackend, OpenAIBackend) as a model of tool_core's loop: .turn(messages, tools, choice).
+
+    native=True: tool calling through the vendor's fields; native=False: the text protocol (the tools in the
+    system prompt, <tool_call> tags, stopped at <tool_result). max_requests bounds the requests of a whole run
+    (every loop that uses this model); `requests` and `usage` count what was spent.
+    """
+
+    def __init__(self, backend: HTTPBackend, native: bool = True, max_requests: int = 50):
+        if not isinstance(backend, (AnthropicBackend, OpenAIBackend)):
+            raise TypeError(f"APIModel needs an AnthropicBackend or OpenAIBackend, got {type(backend).__name__}")
+        self.backend, self.native, self.max_requests = backend, native, max_requests
+        self.requests, self.usage = 0, {}
+        self.anthropic = isinstance(backend, AnthropicBackend)
+
+    def __repr__(self) -> str:
+        return (f"APIModel({self.backend.model}, {'native' if self.native else 'text protocol'}, "
+                f"{self.requests}/{self.max_requests} requests)")
+
+    def turn(self, messages: list[dict], tools: list[tool_core.Tool] = (), tool_choice: str = "auto") -> tool_core.Turn:
+        """Send the conversation so far; return the model's next turn (an LLMError when the API fails)."""
+        if self.requests >= self.max_requests:
+            raise LLMError(f"the budget of {self.max_requests} model requests is used up")
+        self.requests += 1
+        dialect = self.backend.dialect
+        system, history = vendor_messages(dialect, messages, self.native)
+        body = {"model": self.backend.model, "max_tokens": self.backend.max_tokens}
+        if self.native and tools:
+            body["tools"] = [dialect.tool(t) for t in tools]
+            if tool_choice != "auto":
+                body |= dialect.tool_choice(tool_choice if tool_choice in tool_core.TOOL_CHOICES else {"name": tool_choice})
+        elif not self.native:
+            body["stop_sequences" if self.anthropic else "stop"] = tool_core.STOP_SEQUENCES
+        if not self.anthropic and _REASONING_MODEL.match(self.backend.model):  # they refuse max_tokens and stop
+            body["max_completion_tokens"] = body.pop("max_tokens")
+            body.pop("stop", None)
+        if self.anthropic:
+            body |= {"system": system, "messages": history}
+            headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.backend.secret} if self.backend.secret else {})
+            data = self.backend.post(self.backend.url, headers, body)
+            raw = {"role": "assistant", "content": data.get("content")}
+            stop = data.get("stop_reason") or ""
+        else:
+            body["messages"] = [{"role": "system", "content": system}] + history
+            headers = {"authorization": f"Bearer {self.backend.secret}"} if self.backend.secret else {}
+            data = self.backend.post(self.backend.url, headers, body)
+            choice = (data.get("choices") or [{}])[0] if isinstance(data.get("choices"), list) else {}
+            message = choice.get("message") if isinstance(choice, dict) and isinstance(choice.get("message"), dict) else {}
+            raw = {"role": "assistant", "content": message.get("content")} | (
+                {"tool_calls": message["tool_calls"]} if message.get("tool_calls") else {})
+            finish = (choice.get("finish_reason") or "") if choice else ""
+            stop = "refusal" if message.get("refusal") or finish == "content_filter" else finish
+        usage = _usage(data.get("usage"))
+        for k, v in usage.items():
+            self.usage[k] = self.usage.get(k, 0) + v
+        if not self.native:
+            text = "".join(b.get("text", "") for b in raw["content"] if isinstance(b, dict)) \
+                if isinstance(raw["content"], list) else raw["content"] or ""
+            turn = tool_core.TextModel(lambda m, stop=None: text).turn(messages)
+            return tool_core.Turn(turn.text, turn.calls, stop or turn.stop_reason, usage, text)
+        text, calls = _read_native(dialect, raw, self.backend.url)
+        return tool_core.Turn(text, calls, stop, usage, raw)
+
+
+def vendor_messages(dialect, messages: list[dict], native: bool) -> tuple[str, list[dict]]:
+    """Write the loop's conversation as a vendor's request expects it: (the system prompt, the messages).
+
+    An assistant turn the API sent is echoed as it came (raw), so nothing it held is lost; a native tool
+    message becomes the dialect's results (Anthropic: one user message of tool_result blocks; OpenAI: one
+    tool message per call), answering every call by its id. In the text protocol a tool result is a user
+    message. Consecutive user messages (results, then a harness note) are joined, as Anthropic alternates.
+    """
+    system, out = "", []
+    for m in messages:
+        role = m.get("role")
+        if role == "system":
+            system = m["content"]
+            continue
+        if role == "assistant":
+            raw = m.get("raw")
+            if native and isinstance(raw, dict):
+                out.append(raw)
+            elif native and m.get("calls"):
+                out.append(dialect.calls([c for c in m["calls"]], m.get("content") or ""))
+            else:
+                out.append({"role": "assistant", "content": raw if isinstance(raw, str) else m.get("content") or ""})
+        elif role == "tool" and native:
+            written = dialect.results(m["results"])
+            out += written if isinstance(written, list) else [written]
+        else:  # user, a harness note, or a text-protocol tool result
+            out.append({"role": "user", "content": m["content"]})
+    return system, _join_users(out)
+
+
+def _join_users(messages: list[dict]) -> list[dict]:
+    joined = []
+    for m in messages:
+        if joined and m["role"] == "user" and joined[-1]["role"] == "user":
+            blocks = [b for part in (joined[-1]["content"], m["content"])
+                      for b in (part if isinstance(part, list) else [{"type": "text", "text": part}])]
+            joined[-1] = {"role": "user", "content": blocks}
+        else:
+            joined.append(m)
+    return joined
+
+
+def _read_native(dialect, raw: dict, url: str) -> tuple[str, list]:
+    """Read a native turn's text and calls, keeping each call's id (LLMError for a turn the dialect cannot read)."""
+    try:
+        return dialect.read_calls(raw)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        raise LLMError(f"{url} answered with a turn the {dialect.name} reader cannot read "
+                       f"({type(exc).__name__}: {exc}): {tool_core.show(raw, 200)}") from None
+
+
+def _usage(usage: JSON) -> dict[str, int]:
+    """The API's token counts in one vocabulary: input_tokens and output_tokens (OpenAI says prompt/completion)."""
+    if not isinstance(usage, dict):
+        return {}
+    pairs = (("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens"))
+    return {ours: usage.get(ours, usage.get(theirs)) for ours, theirs in pairs
+            if isinstance(usage.get(ours, usage.get(theirs)), int)}
+
+
+def read_dotenv(path: str = ".env") -> dict[str, str]:
+    """Read KEY=VALUE lines of a .env file (quotes stripped, # comments and blank lines skipped); {} if none.
+
+    The values are keys: nothing here prints them, and a malformed line is reported by its number only.
+    """
+    import os
+    if not os.path.exists(path):
+        return {}
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, sep, value = line.removeprefix("export ").partition("=")
+            if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name.strip()):
+                raise ValueError(f"{path}, line {n}: expected NAME=value (the value is not shown)")
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+                value = value[1:-1]
+            found[name.strip()] = value
+    return found
 
 
 # ---------------------------------------------------------------------------------------------

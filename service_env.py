@@ -553,24 +553,33 @@ class Trial:
         return tool_core.markdown_block(head, *why, self.transcript._repr_markdown_())
 
 
-def run_trial(task: Task, knobs: Knobs, seed: int, trial: int) -> Trial:
-    """Run one conversation of a task: user turn, agent turn (tool_core.run_agent), ... then grade the state."""
+def run_trial(task: Task, knobs: Knobs, seed: int, trial: int, model=None) -> Trial:
+    """Run one conversation of a task: user turn, agent turn (tool_core.run_agent), ... then grade the state.
+
+    model: the agent; None is the toy agent with these knobs (seeded by seed and trial). Any model of
+    tool_core's loop fits: a text one (the tools in its system prompt after the policy) or a native one
+    (bfcl_lab.APIModel on a real API: the policy alone, the tools in the vendor's field).
+    """
     db = ServiceDB()
     registry = service_registry(db)
     rng = random.Random(f"{seed}:{task.id}:{trial}")  # str seeds are stable across runs and machines
-    lm = tool_core.ScriptedLM(ToyAgent(task, knobs, rng))
+    lm = model if model is not None else tool_core.ScriptedLM(ToyAgent(task, knobs, rng))
     user = SimulatedUser(task)
-    system = _system_prompt()
+    system = POLICY if getattr(lm, "native", False) else _system_prompt()
     transcript, said, reason = None, task.opening, ""
     for _ in range(MAX_USER_TURNS):
         transcript = tool_core.run_agent(lm, registry, said, system=system, transcript=transcript, max_steps=8)
+        if transcript.stop_reason in ("refused", "truncated"):
+            reason = f"the agent's turn ended without an answer ({transcript.stop_reason})"
+            break
         said = user.reply(transcript.final_answer or "")
         if said is None:
             break
     else:
         reason = f"the conversation hit the limit of {MAX_USER_TURNS} user turns"
     final = db.snapshot()
-    replies = [m["content"] for m in transcript.messages if m["role"] == "assistant" and "<tool_call>" not in m["content"]]
+    replies = [m["content"] or "" for m in transcript.messages if m["role"] == "assistant" and not m.get("calls")
+               and "<tool_call>" not in (m["content"] or "")]
     state_ok = comparable(final) == task.expected_state()
     reply_ok = task.required_reply is None or any(re.search(task.required_reply, r.lower()) for r in replies)
     said_done = any("done" in r.lower() for r in replies)
@@ -675,8 +684,10 @@ def classify(task: Task, transcript: tool_core.Transcript, final: dict) -> list[
 
 def _turns(transcript: tool_core.Transcript) -> list[tuple[str, str, list]]:
     """Return (role, text, calls written in it) for each message after the system prompt, parsing each once."""
-    return [(m["role"], m["content"], tool_core.parse_tool_calls(m["content"]).calls
-             if m["role"] == "assistant" and tool_core.OPEN in m["content"] else []) for m in transcript.messages[1:]]
+    return [(m["role"], m["content"] or "", [c for c in m["calls"] if isinstance(c, tool_core.ToolCall)] if m.get("calls")
+             else tool_core.parse_tool_calls(m["content"]).calls
+             if m["role"] == "assistant" and tool_core.OPEN in (m["content"] or "") else [])
+            for m in transcript.messages[1:]]
 
 
 _READ_TOOLS = frozenset(t.name for t in SERVICE_TOOLS if t.read_only)
