@@ -1,0 +1,159 @@
+"""bfcl_lab.APIModel: a real API as a model of tool_core's loop (issue 34), seen at the request it writes.
+
+The backends' post() is replaced, per instance, by a recorder that answers with the vendor's JSON (the shapes of the
+Anthropic Messages and OpenAI Chat Completions references), so every request body can be read exactly: the
+conversation rewritten in the vendor's form, the assistant turn echoed as the API sent it, every call answered by its
+id in the next message. No network; the stand-in server's tests run the same loop over HTTP.
+"""
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bfcl_lab  # noqa: E402
+import service_env  # noqa: E402
+import tool_core  # noqa: E402
+from bfcl_lab import AnthropicBackend, APIModel, LLMError, OpenAIBackend  # noqa: E402
+
+
+def recorded(backend, answers: list[dict]):
+    """Make the backend answer its posts from `answers`, in order; return the list the bodies are kept in."""
+    bodies = []
+
+    def post(url, headers, body):
+        bodies.append(body)
+        return answers[len(bodies) - 1]
+    backend.post = post
+    return bodies
+
+
+THINKING = {"type": "thinking", "thinking": "Look it up first.", "signature": "sig-abc"}
+ANTHROPIC_CALL = {"content": [THINKING, {"type": "text", "text": "Checking."},
+                              {"type": "tool_use", "id": "toolu_01", "name": "get_incident", "input": {"code": "E-1474"}}],
+                  "stop_reason": "tool_use", "usage": {"input_tokens": 400, "output_tokens": 30}}
+ANTHROPIC_END = {"content": [{"type": "text", "text": "E-1474 is resolved."}], "stop_reason": "end_turn",
+                 "usage": {"input_tokens": 480, "output_tokens": 12}}
+OPENAI_CALL = {"choices": [{"finish_reason": "tool_calls", "message": {
+    "role": "assistant", "content": None, "refusal": None, "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "get_incident", "arguments": '{"code": "E-1474"}'}},
+        {"id": "call_b", "type": "function", "function": {"name": "get_substation", "arguments": '{"substation_id": "SS-218"}'}}]}}],
+    "usage": {"prompt_tokens": 300, "completion_tokens": 40}}
+OPENAI_END = {"choices": [{"finish_reason": "stop", "message": {"role": "assistant", "content": "Both looked up."}}],
+              "usage": {"prompt_tokens": 390, "completion_tokens": 8}}
+
+
+class Native(unittest.TestCase):
+    def test_anthropic_the_turn_echoed_with_its_thinking_and_the_result_by_id(self):
+        backend = AnthropicBackend("sk-test", base_url="http://127.0.0.1:9")
+        bodies = recorded(backend, [ANTHROPIC_CALL, ANTHROPIC_END])
+        registry, _ = tool_core.orrin_grid_registry()
+        model = APIModel(backend)
+        t = tool_core.run_agent(model, registry, "What is the status of E-1474?")
+        self.assertEqual((t.stop_reason, t.final_answer), ("final_answer", "E-1474 is resolved."))
+        first, second = bodies
+        self.assertEqual(first["system"], tool_core.NATIVE_SYSTEM)
+        self.assertEqual(sorted(tool["name"] for tool in first["tools"]), registry.names())
+        self.assertNotIn("tool_choice", first)  # auto is the API's default
+        self.assertEqual(second["messages"], [
+            {"role": "user", "content": "What is the status of E-1474?"},
+            {"role": "assistant", "content": ANTHROPIC_CALL["content"]},  # verbatim: the signed thinking block too
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01",
+                                          "content": t.messages[3]["results"][0][1].text}]}])
+        self.assertEqual((t.usage, model.usage, model.requests),
+                         ({"input_tokens": 880, "output_tokens": 42}, {"input_tokens": 880, "output_tokens": 42}, 2))
+
+    def test_openai_one_tool_message_per_call_and_the_choice_in_its_field(self):
+        backend = OpenAIBackend("http://127.0.0.1:9/v1", "sk-test")
+        bodies = recorded(backend, [OPENAI_CALL, OPENAI_END])
+        registry, _ = tool_core.orrin_grid_registry()
+        t = tool_core.run_agent(APIModel(backend), registry, "q", tool_choice="required")
+        first, second = bodies
+        self.assertEqual(first["tool_choice"], "required")
+        self.assertEqual(first["messages"][0], {"role": "system", "content": tool_core.NATIVE_SYSTEM})
+        roles = [(m["role"], m.get("tool_call_id")) for m in second["messages"]]
+        self.assertEqual(roles, [("system", None), ("user", None), ("assistant", None), ("tool", "call_a"), ("tool", "call_b")])
+        self.assertEqual(second["messages"][2]["tool_calls"], OPENAI_CALL["choices"][0]["message"]["tool_calls"])
+        self.assertNotIn("refusal", second["messages"][2])  # only what a request may carry goes back
+        self.assertNotIn("tool_choice", second)  # a call succeeded: auto again (reset_tool_choice)
+        self.assertEqual(t.usage, {"input_tokens": 690, "output_tokens": 48})
+
+    def test_a_refusal_and_a_cut_are_named(self):
+        backend = OpenAIBackend("http://127.0.0.1:9/v1", "k")
+        recorded(backend, [{"choices": [{"finish_reason": "content_filter", "message": {"content": ""}}]}])
+        t = tool_core.run_agent(APIModel(backend), tool_core.orrin_grid_registry()[0], "q")
+        self.assertEqual(t.stop_reason, "refused")
+        backend = AnthropicBackend("k", base_url="http://127.0.0.1:9")
+        recorded(backend, [{"content": [{"type": "text", "text": "The status of E-14"}], "stop_reason": "max_tokens"}])
+        self.assertEqual(tool_core.run_agent(APIModel(backend), tool_core.orrin_grid_registry()[0], "q").stop_reason,
+                         "truncated")
+
+
+class TextProtocol(unittest.TestCase):
+    def test_text_only_the_stop_sequence_and_a_result_as_a_user_turn(self):
+        backend = AnthropicBackend("k", base_url="http://127.0.0.1:9")
+        call = tool_core.call_text("get_incident", {"code": "E-1474"})
+        bodies = recorded(backend, [{"content": [{"type": "text", "text": "Let me check. " + call}], "stop_reason":
+                                     "stop_sequence"}, {"content": [{"type": "text", "text": "Resolved."}]}])
+        registry, _ = tool_core.orrin_grid_registry()
+        t = tool_core.run_agent(APIModel(backend, native=False), registry, "q")
+        self.assertEqual((t.stop_reason, t.final_answer), ("final_answer", "Resolved."))
+        first, second = bodies
+        self.assertEqual(first["stop_sequences"], tool_core.STOP_SEQUENCES)
+        self.assertNotIn("tools", first)
+        self.assertIn("<tools>", first["system"])  # the tools are in the system prompt
+        self.assertEqual([m["role"] for m in second["messages"]], ["user", "assistant", "user"])
+        self.assertIn('<tool_result name="get_incident" id="call_1">', second["messages"][2]["content"])
+
+
+class Budget(unittest.TestCase):
+    def test_the_budget_of_requests_stops_the_run_with_a_clear_error(self):
+        backend = AnthropicBackend("k", base_url="http://127.0.0.1:9")
+        recorded(backend, [ANTHROPIC_CALL, ANTHROPIC_END])
+        with self.assertRaisesRegex(LLMError, "budget of 1 model requests is used up"):
+            tool_core.run_agent(APIModel(backend, max_requests=1), tool_core.orrin_grid_registry()[0], "q")
+
+    def test_only_the_two_backends(self):
+        with self.assertRaisesRegex(TypeError, "AnthropicBackend or OpenAIBackend"):
+            APIModel(bfcl_lab.ToyBackend())
+
+
+class AgentSlot(unittest.TestCase):
+    """service_env's trials take any model as the agent: here a native one, graded by the final state."""
+
+    def test_a_native_model_reschedules_and_the_state_is_graded(self):
+        task = next(t for t in service_env.TASKS if t.id == "T1")
+
+        def policy(messages, tools, choice):
+            results = [m for m in messages if m["role"] == "tool"]
+            if not results:
+                self.assertTrue(messages[0]["content"].startswith("Orrin Grid customer service policy"))
+                return tool_core.Turn("", [tool_core.ToolCall("find_customer", {"name": task.intent["name"]})])
+            return tool_core.Turn("Done! (a model that stops early)")
+        trial = service_env.run_trial(task, service_env.Knobs(), 0, 0, model=tool_core.ScriptedModel(policy))
+        self.assertFalse(trial.success)  # nothing was rescheduled: the state says so, whatever the agent said
+        self.assertTrue(trial.said_done)
+        self.assertIn("task left undone", trial.modes)
+        self.assertEqual(trial.transcript.calls[0].name, "find_customer")
+
+
+class DotEnv(unittest.TestCase):
+    def test_names_and_values_and_a_bad_line_reported_without_its_value(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, ".env")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write('# keys\nANTHROPIC_API_KEY="sk-ant-123"\nexport OPENAI_API_KEY=sk-456\n\n')
+            self.assertEqual(bfcl_lab.read_dotenv(path), {"ANTHROPIC_API_KEY": "sk-ant-123", "OPENAI_API_KEY": "sk-456"})
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("sk-secret-without-a-name\n")
+            with self.assertRaises(ValueError) as caught:
+                bfcl_lab.read_dotenv(path)
+            self.assertIn("line 5", str(caught.exception))
+            self.assertNotIn("sk-secret", str(caught.exception))
+            self.assertEqual(bfcl_lab.read_dotenv(os.path.join(folder, "none")), {})
+
+
+if __name__ == "__main__":
+    unittest.main()
