@@ -139,6 +139,36 @@ class AgentSlot(unittest.TestCase):
         self.assertEqual(trial.transcript.calls[0].name, "find_customer")
 
 
+class MCPHost(unittest.TestCase):
+    """A host: the model uses the Cardinal MCP server's tools through the lab's client, with the agent's token;
+    the backend key stays in the server (no request to the model carries it)."""
+
+    def test_a_native_model_calls_an_mcp_tool_and_never_sees_the_backend_key(self):
+        import interfaces
+        with interfaces.CardinalServer() as backend:
+            api = backend.api
+            server = interfaces.MCPCoreServer(interfaces.cardinal_tools(backend.url, api.token, api.spec),
+                                              tokens=interfaces.DEMO_TOKENS)
+            agent_token = next(iter(interfaces.DEMO_TOKENS))  # read-only: list_people and list_teams
+            client = interfaces.MCPCoreClient(interfaces.InProcess(server.session(agent_token)))
+            self.addCleanup(client.close)
+            client.initialize()
+            client.list_tools()
+            model = OpenAIBackend("http://127.0.0.1:9/v1", "sk-test")
+            call = {"id": "call_1", "type": "function",
+                    "function": {"name": "list_people", "arguments": '{"team": "firmware"}'}}
+            bodies = recorded(model, [{"choices": [{"finish_reason": "tool_calls", "message": {"tool_calls": [call]}}]},
+                                      {"choices": [{"finish_reason": "stop", "message": {"content": "Two people."}}]}])
+            t = tool_core.run_agent(APIModel(model), client.registry(), "Who is on the firmware team?")
+        self.assertEqual((t.stop_reason, t.final_answer), ("final_answer", "Two people."))
+        self.assertEqual([tool["function"]["name"] for tool in bodies[0]["tools"]], ["list_people", "list_teams"])
+        result = bodies[1]["messages"][-1]
+        self.assertEqual((result["role"], result["tool_call_id"]), ("tool", "call_1"))
+        self.assertIn("Ada Quist", result["content"])
+        self.assertNotIn(api.token, repr(bodies))
+        self.assertEqual(len(api.requests), 1)  # the server's one request to the backend, with the key in its header
+
+
 class DotEnv(unittest.TestCase):
     def test_names_and_values_and_a_bad_line_reported_without_its_value(self):
         with tempfile.TemporaryDirectory() as folder:
