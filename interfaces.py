@@ -711,7 +711,7 @@ def _read_body(resolver: _Resolver, op: dict, result: Operation, where: str) -> 
     if schema.get("type") == "object" or "properties" in schema:
         required = set(schema.get("required", []))
         for pname, sub in schema.get("properties", {}).items():
-            result.params.append(_Param(pname, "body", sub, pname in required and bool(body.get("required", True))))
+            result.params.append(_Param(pname, "body", sub, pname in required and result.body_required))
     else:
         result.body_is_object = False
         result.params.append(_Param("body", "body", schema, bool(body.get("required"))))

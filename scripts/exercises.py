@@ -847,8 +847,8 @@ def openapi_tool(document):
                    requestBody.content["application/json"]). Each property is the parameter's schema, with the
                    parameter's own "description" added when it has one.
         required   in that order: a path parameter always; another parameter when it says "required": true; a
-                   body field when the body schema's "required" lists it, unless the requestBody says
-                   "required": false
+                   body field when the body schema's "required" lists it and the requestBody says
+                   "required": true (OpenAPI's default is false: a body the caller may leave out)
         left out   headers named Accept, Content-Type or Authorization (the client sets them), and an API key
                    that components.securitySchemes declares (type apiKey, the same "in" and "name"): the model
                    must never see or write a credential

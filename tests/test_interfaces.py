@@ -962,6 +962,21 @@ class RealWorldDocuments(unittest.TestCase):
         [sent] = server.requests
         self.assertEqual((sent["method"], sent["path"], json.loads(sent["body"])), ("PUT", "/users/7", {"id": 8, "name": "Ada"}))
 
+    def test_an_optional_body_makes_none_of_its_fields_required(self):
+        # OpenAPI 3.1, Request Body Object: "required ... Defaults to false". A body the caller may leave out
+        # cannot have fields the tool demands; its own required list still holds when the body is required
+        for declared, required in ((None, []), (False, []), (True, ["id", "id__path", "name"])):
+            with self.subTest(required=declared):
+                spec = fastapi_users()
+                body = spec["paths"]["/users/{id}"]["put"]["requestBody"] = dict(spec["paths"]["/users/{id}"]["put"]
+                                                                               ["requestBody"])
+                body.pop("required")
+                if declared is not None:
+                    body["required"] = declared
+                tool = next(t for t in openapi_to_tools(spec, "http://127.0.0.1:9") if t.name == "update_user_users__id__put")
+                self.assertEqual(sorted(r for r in tool.parameters.get("required", []) if r != "id__path"),
+                                 [r for r in required if r != "id__path"])
+
     def test_one_document_loses_none_of_its_six_tools(self):
         names = [t.name for t in openapi_to_tools(fastapi_users(), "http://127.0.0.1:9")]
         self.assertEqual(names, ["read_users__get", "create_user_users_post", "read_user_users__id__get",
