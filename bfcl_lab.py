@@ -24,10 +24,16 @@ BFCL examples), each chapter with the script and demo that show it:
      (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
   7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
      The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
-     interfaces' dialects (the one import of another lab module). 7b: APIModel, a backend as a
-     model of tool_core's loop (run_agent, service_env's trials, an MCP host), natively or in the
-     text protocol: the conversation rewritten in the vendor's form on each request, a request budget,
-     token usage; keys from the environment or a .env file (read_dotenv).
+     interfaces' dialects; streamed or not (stream=True). 7b: each API's event stream, written
+     from an answer and read back into it (read_anthropic_stream, read_openai_stream): a call seen
+     complete before the reply ends, a stream cut short an error naming what is missing. 7c:
+     StandIn, both APIs offline on 127.0.0.1, every request checked as the vendor checks it (the
+     coupling rule included) and answered by a policy, the lab's scripted models on the wire.
+     7d: APIModel, a backend as a model of tool_core's loop (run_agent, service_env's trials, an
+     MCP host), natively or in the text protocol: the conversation rewritten in the vendor's form on
+     each request, a request budget, token usage; keys from the environment or a .env file.
+     The one lab module imported is interfaces (its dialects, coupling rule, SSE reader and
+     loopback server), inside the functions that need it.
   Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
      and the official SDKs' retry rules (B).
 
@@ -51,7 +57,9 @@ too, refuses +5, and drops **kwargs.
 
 What it leaves out: multi-turn and agentic categories (state-based), BFCL's model table (the
 mode comes from the model's name, or --mode), and its other CSVs (data_overall.csv needs the
-multi-turn and agentic scores).
+multi-turn and agentic scores). The stand-in (7c) leaves out images and documents (their text
+only reaches the policy), extended thinking, server tools' results, the Responses API, more than
+one choice, and a token budget of its own (a policy says when a turn is cut at max_tokens).
 """
 from __future__ import annotations
 
@@ -62,10 +70,11 @@ import math
 import re
 import textwrap
 import time
-from dataclasses import dataclass, field
+import typing
+from dataclasses import dataclass, field, replace
 
 import tool_core
-from tool_core import JSON, HandoutFigure, ParseError, ToolRegistry, format_table
+from tool_core import JSON, HandoutFigure, ParseError, ToolCall, ToolRegistry, format_table
 
 # ---------------------------------------------------------------------------------------------
 # --- 1. Nine questions in BFCL's format ---
@@ -1524,15 +1533,25 @@ class Reply:
 
 
 class HTTPBackend:
-    """What the two APIs share: a JSON POST with the SDKs' retries and back-off (see post), clear errors otherwise."""
+    """What the two APIs share: a JSON POST with the SDKs' retries and back-off (see post), clear errors otherwise.
+
+    stream=True asks for the answer as an event stream ("stream": true) and rebuilds from it the
+    object the API returns unstreamed (section 7b), so the Reply is the same either way; on_event,
+    if given, sees the stream's progress as it arrives (read_anthropic_stream's events).
+    """
 
     def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
-                 sleep=time.sleep):
+                 sleep=time.sleep, stream: bool = False, on_event=None):
         self.model, self.timeout, self.max_tokens, self.retries, self.sleep = model, timeout, max_tokens, retries, sleep
+        self.stream, self.on_event = stream, on_event
         self.secret = ""
 
-    def post(self, url: str, headers: dict, body: dict) -> dict:
+    def post(self, url: str, headers: dict, body: dict, reader=None) -> dict:
         """POST JSON and return the decoded answer, retrying what the official SDKs retry; else LLMError.
+
+        reader: a stream reader of section 7b (read_anthropic_stream, read_openai_stream) for a request
+        that asked for a stream; the answer is then the object it rebuilds. Only the HTTP status
+        decides a retry: a stream that breaks off after a 200 is an LLMError, not sent again.
 
         Retried, with back-off (0.5 s, 1 s, 2 s, ...): 408, 409, 429 and 5xx except 501 (409 is a
         lock timeout at these APIs), a timeout or a dropped connection; not a 429 that says the
@@ -1551,7 +1570,8 @@ class HTTPBackend:
             request = urllib.request.Request(url, data=data, headers=headers | {"content-type": "application/json"})
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
+                    payload = self._read_stream(response, url, reader) if reader else \
+                        json.loads(response.read().decode("utf-8"))
                 if not isinstance(payload, dict):
                     raise LLMError(f"{url} answered with JSON that is not an object: {tool_core.show(payload)}")
                 if "error" in payload and not ({"choices", "content"} & payload.keys()):  # a 200 that is an error
@@ -1574,6 +1594,19 @@ class HTTPBackend:
             except ValueError as exc:
                 raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
         raise LLMError(f"{url}: still failing after {self.retries} retries")
+
+    def _read_stream(self, response, url: str, reader) -> JSON:
+        """Rebuild the answer from the response's event stream, line by line as it arrives; a server that answered
+        in one piece (application/json) is read as such. A dropped connection ends the lines: the reader then says
+        what was left incomplete."""
+        if "text/event-stream" not in (response.headers.get("content-type") or ""):
+            return json.loads(response.read().decode("utf-8"))
+        broken: list[BaseException] = []
+        try:
+            return reader(_lines_until_broken(response, broken), self.on_event)
+        except LLMError as exc:
+            why = f" (the connection broke: {type(broken[0]).__name__})" if broken else ""
+            raise LLMError(self._clean(f"{url}: {exc}{why}")) from None
 
     def _decode(self, raw: bytes) -> JSON:
         try:
@@ -1608,7 +1641,10 @@ class AnthropicBackend(HTTPBackend):
         if tools:
             body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
         headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
-        data = self.post(self.url, headers, body)
+        if self.stream:
+            data = self.post(self.url, headers, body | {"stream": True}, read_anthropic_stream)
+        else:
+            data = self.post(self.url, headers, body)
         text, calls = _read_turn(self.dialect, data, self.url)
         stop = data.get("stop_reason") or ""
         return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
@@ -1647,7 +1683,11 @@ class OpenAIBackend(HTTPBackend):
         if tools:
             body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
         headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
-        data = self.post(self.url, headers, body)
+        if self.stream:  # include_usage: the last chunk carries the token counts the unstreamed answer has
+            data = self.post(self.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
+                             read_openai_stream)
+        else:
+            data = self.post(self.url, headers, body)
         choices = data.get("choices")
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
         if choice is None:
@@ -1661,7 +1701,7 @@ class OpenAIBackend(HTTPBackend):
 
 def _dialect(name: str):
     """Return interfaces' reader of a vendor's format (imported here: issue 21 has the backends read their replies
-    with the dialects, the one place bfcl_lab uses another lab module)."""
+    with the dialects; issue 34's stand-in reuses interfaces' coupling rule, SSE reader and loopback server)."""
     import interfaces
     return getattr(interfaces, name)()
 
@@ -1764,7 +1804,1268 @@ HANDOUT_07: list[HandoutFigure] = [
 
 
 # ---------------------------------------------------------------------------------------------
-# --- 7b. A real model in any loop of the lab: APIModel, the conversation in each vendor's form ---
+# --- 7b. Streaming: each API's event stream, written from a reply and read back into it ---
+# ---------------------------------------------------------------------------------------------
+# With "stream": true both APIs answer with Server-Sent Events instead of one JSON object: Anthropic's
+# "Streaming Messages" (message_start, content blocks as start / deltas / stop, message_delta with the
+# stop reason and usage, message_stop; ping and error events), OpenAI's chat.completion.chunk objects
+# (choices[0].delta: content, or tool_calls pieces keyed by index; finish_reason; data: [DONE]). The
+# lecture's point: a call arrives in pieces, its arguments as partial JSON, so a harness sees each
+# call complete before the reply ends; and a stream cut short must never pass for a shorter reply.
+# Each writer sits beside its reader: read(write(answer)) == answer is what the tests check.
+
+STREAM_PIECE = 16  # characters per text or JSON delta the writers send (a real API sends a few tokens each)
+
+
+def sse_event(data: JSON, event: str | None = None) -> str:
+    """Write one Server-Sent Event: an event line if named, one data line, a blank line.
+
+    Example: ({"type": "ping"}, "ping") -> 'event: ping\\ndata: {"type": "ping"}\\n\\n'
+    """
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)  # json escapes CR and LF
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # subtle: a lone surrogate ("\ud800", echoed) has no UTF-8 form; escape it
+            text = json.dumps(data)
+    return (f"event: {event}\n" if event else "") + f"data: {text}\n\n"
+
+
+def _pieces(text: str, size: int = STREAM_PIECE) -> list[str]:
+    """Cut text into deltas. Example: 'abcdef', 4 -> ['abcd', 'ef']"""
+    return [text[i:i + size] for i in range(0, len(text), size)]
+
+
+def _sse_data(lines) -> typing.Iterator[str]:
+    """Yield the data of each event of a text/event-stream, read from its lines (bytes or str, line breaks kept)
+    or any pieces of it: interfaces' SSEReader, the WHATWG rules. An event with no blank line after it never ends."""
+    import codecs
+    import interfaces
+    reader, decoder = interfaces.SSEReader(), codecs.getincrementaldecoder("utf-8")("replace")
+    for piece in lines:
+        yield from reader.feed_text(decoder.decode(piece) if isinstance(piece, (bytes, bytearray)) else piece)
+
+
+def _lines_until_broken(response, broken: list) -> typing.Iterator[bytes]:
+    """Yield a response's lines as they arrive; a connection that breaks off ends them (the reason kept in broken)."""
+    import http.client
+    try:
+        yield from response
+    except (OSError, http.client.HTTPException) as exc:  # a timeout, a reset, a chunked body cut short
+        broken.append(exc)
+
+
+def _event_json(data: str) -> dict:
+    """Decode one event's data; what is no JSON object is an LLMError (the stream is broken, not the model)."""
+    try:
+        event = json.loads(data)
+    except ValueError:
+        raise LLMError(f"an event of the stream is not JSON: {tool_core.show(data, 120)}") from None
+    if not isinstance(event, dict):
+        raise LLMError(f"an event of the stream is not a JSON object: {tool_core.show(data, 120)}")
+    return event
+
+
+def _stream_error(event: dict) -> LLMError:
+    """Say what the API's error event said, as both APIs write it: {"error": {"type", "message"}}."""
+    error = event.get("error") if isinstance(event.get("error"), dict) else {}
+    kind = error.get("type") or error.get("code") or "error"
+    return LLMError(f"the stream broke off with an error from the API: {kind}: {error.get('message', tool_core.show(event))}")
+
+
+def _arguments_of(raw: str, empty: JSON) -> JSON:
+    """Decode a call's concatenated partial JSON; what does not decode stays the string the model wrote (the
+    dialect then reads it as a ParseError: a malformed call is its own outcome, never 'no call')."""
+    if not raw:
+        return empty
+    try:
+        return tool_core.loads_strict(raw)
+    except ValueError:
+        return raw
+
+
+def _index(item: dict) -> int:
+    """Return an item's "index" (a content block's, a choice's, a call's), which must be a whole number."""
+    if not isinstance(item["index"], int) or isinstance(item["index"], bool):
+        raise ValueError(f"an index must be a whole number, got {tool_core.show(item['index'])}")
+    return item["index"]
+
+
+def _decodes(raw: str) -> bool:
+    try:
+        json.loads(raw)
+        return True
+    except ValueError:
+        return False
+
+
+# --- Anthropic: message_start, content_block_start / _delta / _stop, message_delta, message_stop ---
+
+def anthropic_events(message: dict) -> list[str]:
+    """Write a Messages API response as the stream that carries it, one SSE event per item.
+
+    message_start holds the message with no content, no stop_reason yet and output_tokens 1; a ping;
+    each content block as content_block_start (a text block with "", a tool_use block with input {}),
+    its deltas (text_delta; input_json_delta, the input's JSON cut anywhere, even inside a string) and
+    content_block_stop; message_delta with stop_reason, stop_sequence and the output tokens; message_stop.
+    """
+    head = message | {"content": [], "stop_reason": None, "stop_sequence": None,
+                      "usage": message["usage"] | {"output_tokens": 1}}
+    events = [("message_start", {"type": "message_start", "message": head}), ("ping", {"type": "ping"})]
+    for i, block in enumerate(message["content"]):
+        events += _block_events(i, block)
+    ending = {"stop_reason": message["stop_reason"], "stop_sequence": message["stop_sequence"]}
+    events += [("message_delta", {"type": "message_delta", "delta": ending,
+                                  "usage": {"output_tokens": message["usage"]["output_tokens"]}}),
+               ("message_stop", {"type": "message_stop"})]
+    return [sse_event(data, name) for name, data in events]
+
+
+def _block_events(i: int, block: dict) -> list[tuple[str, dict]]:
+    """Write one content block as its start, deltas and stop."""
+    if block["type"] == "tool_use":
+        start = block | {"input": {}}
+        deltas = [{"type": "input_json_delta", "partial_json": p}
+                  for p in _pieces(json.dumps(block["input"], ensure_ascii=False))]
+    else:
+        start = block | {"text": ""}
+        deltas = [{"type": "text_delta", "text": p} for p in _pieces(block["text"])]
+    return ([("content_block_start", {"type": "content_block_start", "index": i, "content_block": start})]
+            + [("content_block_delta", {"type": "content_block_delta", "index": i, "delta": d}) for d in deltas]
+            + [("content_block_stop", {"type": "content_block_stop", "index": i})])
+
+
+def read_anthropic_stream(lines, on_event=None) -> dict:
+    """Rebuild, from a Messages API event stream, the message "stream": false returns; or raise LLMError.
+
+    lines: the stream as read (a response, a file, a list of lines with their line breaks).
+    on_event(kind, info), if given, is told as the stream goes: ("text", {"index", "text"}) for each
+    piece of text, ("call_start", {"index", "id", "name"}) and ("call_done", {"index", "id", "name",
+    "arguments"}) for each tool_use block, the moment its block stops, before the reply ends.
+    A stream that ends before message_stop is an LLMError naming what was left incomplete (a block
+    cut inside its input's JSON, no stop reason); an error event is an LLMError with the API's message.
+    Ping and event types it does not know are skipped, as Anthropic's versioning policy asks.
+    Example: the events of anthropic_events(m) -> m
+    """
+    stream = _MessageStream(on_event)
+    for data in _sse_data(lines):
+        stream.take(_event_json(data))
+        if stream.done:
+            break
+    return stream.result()
+
+
+class _MessageStream:
+    """What read_anthropic_stream has read so far: the message, its blocks, each tool_use's partial JSON."""
+
+    def __init__(self, on_event=None):
+        self.message: dict | None = None
+        self.blocks: dict[int, dict] = {}
+        self.partial: dict[int, list[str]] = {}  # tool_use block -> its input_json_delta pieces
+        self.open: set[int] = set()
+        self.ended = self.done = False  # message_delta came (the stop reason); message_stop came
+        self.on_event = on_event or (lambda kind, info: None)
+
+    def take(self, event: dict) -> None:
+        """Apply one event; an error event, or one out of order, is an LLMError."""
+        kind = event.get("type")
+        if kind == "error":
+            raise _stream_error(event)
+        handler = {"message_start": self.message_start, "content_block_start": self.block_start,
+                   "content_block_delta": self.block_delta, "content_block_stop": self.block_stop,
+                   "message_delta": self.message_delta, "message_stop": self.message_stop}.get(kind)
+        if handler is None:  # ping, and event types added after this reader was written
+            return
+        if kind != "message_start" and self.message is None:
+            raise LLMError(f"the stream sent {kind} before message_start")
+        try:
+            handler(event)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise LLMError(f"the stream sent a {kind} event the reader cannot read ({type(exc).__name__}: {exc}): "
+                           f"{tool_core.show(event, 160)}") from None
+
+    def message_start(self, event: dict) -> None:
+        self.message = dict(event["message"])
+
+    def block_start(self, event: dict) -> None:
+        i, block = _index(event), dict(event["content_block"])
+        self.blocks[i] = block
+        self.open.add(i)
+        if block["type"] == "tool_use":
+            self.partial[i] = []
+            self.on_event("call_start", {"index": i, "id": block["id"], "name": block["name"]})
+
+    def block_delta(self, event: dict) -> None:
+        i, delta = event["index"], event["delta"]
+        if i not in self.open:
+            raise LLMError(f"the stream sent a delta for content block {i}, which is not open")
+        block, kind = self.blocks[i], delta["type"]
+        if kind == "text_delta":
+            block["text"] = block.get("text", "") + delta["text"]
+            self.on_event("text", {"index": i, "text": delta["text"]})
+        elif kind == "input_json_delta":
+            self.partial[i].append(delta["partial_json"])
+        elif kind == "thinking_delta":
+            block["thinking"] = block.get("thinking", "") + delta["thinking"]
+        elif kind == "signature_delta":
+            block["signature"] = delta["signature"]
+        elif kind == "citations_delta":
+            block.setdefault("citations", []).append(delta["citation"])
+
+    def block_stop(self, event: dict) -> None:
+        i = event["index"]
+        if i not in self.open:
+            raise LLMError(f"the stream stopped content block {i}, which is not open")
+        self.open.discard(i)
+        block = self.blocks[i]
+        if block["type"] == "tool_use":
+            block["input"] = _arguments_of("".join(self.partial.pop(i)), block.get("input", {}))
+            self.on_event("call_done", {"index": i, "id": block["id"], "name": block["name"], "arguments": block["input"]})
+
+    def message_delta(self, event: dict) -> None:
+        self.message.update(event["delta"])
+        self.message["usage"] = dict(self.message.get("usage") or {}) | (event.get("usage") or {})
+        self.ended = True
+
+    def message_stop(self, event: dict) -> None:
+        self.done = True
+
+    def result(self) -> dict:
+        """Return the rebuilt message, or raise LLMError naming what the stream left incomplete."""
+        if self.message is None:
+            raise LLMError("the stream ended before message_start: no message came")
+        if not self.done:
+            cut = [self._cut(i) for i in sorted(self.open)]
+            after = f" after content block {max(self.blocks)}" if self.blocks else " (no content block had come)"
+            cut += [] if self.ended else [f"no message_delta came: the stop reason is unknown, and more may have "
+                                          f"followed{after}"]
+            raise LLMError("the stream stopped before message_stop: " + "; ".join(
+                cut or ["the message_delta came, but the stream never said the message was done"]))
+        return self.message | {"content": [self.blocks[i] for i in sorted(self.blocks)]}
+
+    def _cut(self, i: int) -> str:
+        block = self.blocks[i]
+        if block["type"] == "tool_use":
+            raw = "".join(self.partial[i])
+            where = f"inside its input, after {len(raw)} characters of JSON: {tool_core.show(raw, 60)}" \
+                if not _decodes(raw) else "after its input, before the block's stop"
+            return f"content block {i}, the call {block['name']} ({block['id']}), was cut {where}"
+        if block["type"] == "text":
+            return f"content block {i} (text) was cut after {len(block.get('text', ''))} characters"
+        return f"content block {i} ({block['type']}) was cut"
+
+
+# --- OpenAI: chat.completion.chunk objects, then data: [DONE] ---
+
+def openai_chunks(completion: dict, include_usage: bool = False) -> list[str]:
+    """Write a Chat Completions response as the stream that carries it, one SSE event per chunk.
+
+    The first delta has the role ("content": "" for a text answer, null when there is none); the
+    text goes as content pieces (a refusal as refusal pieces); each call as a delta with its index,
+    id, type and name and "arguments": "", then its arguments' JSON string in pieces; a last delta {}
+    with the finish_reason. With include_usage every chunk has "usage": null and one more chunk,
+    with no choices, has the usage; then data: [DONE].
+    """
+    base = {k: v for k, v in completion.items() if k not in ("choices", "usage")} | {"object": "chat.completion.chunk"}
+    extra = {"usage": None} if include_usage else {}
+    choice = completion["choices"][0]
+    message = choice["message"]
+
+    def chunk(delta: dict, finish: str | None = None) -> str:
+        return sse_event(base | {"choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+                         | extra)
+
+    first = {"role": "assistant", "content": None if message.get("content") is None else "",
+             "refusal": None if message.get("refusal") is None else ""}
+    out = [chunk(first)]
+    out += [chunk({"content": p}) for p in _pieces(message.get("content") or "")]
+    out += [chunk({"refusal": p}) for p in _pieces(message.get("refusal") or "")]
+    for k, call in enumerate(message.get("tool_calls") or []):
+        function = call["function"]
+        out.append(chunk({"tool_calls": [{"index": k, "id": call["id"], "type": call["type"],
+                                          "function": {"name": function["name"], "arguments": ""}}]}))
+        out += [chunk({"tool_calls": [{"index": k, "function": {"arguments": p}}]}) for p in _pieces(function["arguments"])]
+    out.append(chunk({}, choice["finish_reason"]))
+    if include_usage:
+        out.append(sse_event(base | {"choices": [], "usage": completion["usage"]}))
+    return out + [sse_event("[DONE]")]
+
+
+def read_openai_stream(lines, on_event=None) -> dict:
+    """Rebuild, from a Chat Completions event stream, the chat.completion "stream": false returns; or raise LLMError.
+
+    Each choice's message is put together from its deltas: the content (null if none came), the
+    refusal, and tool_calls assembled by index from the first delta of each call (id, type, name)
+    and the pieces of its arguments after; the finish_reason; the usage from the last chunk (sent
+    only with stream_options.include_usage). on_event as in read_anthropic_stream; a call is done
+    when the next one starts or the choice finishes. A stream that ends before data: [DONE] is an
+    LLMError naming what was left incomplete (a call cut inside its arguments, no finish_reason);
+    a chunk that is an error ({"error": {...}}) is an LLMError with the API's message.
+    Example: the chunks of openai_chunks(c, include_usage=True) -> c
+    """
+    stream = _CompletionStream(on_event)
+    for data in _sse_data(lines):
+        if data == "[DONE]":
+            stream.done = True
+            break
+        stream.take(_event_json(data))
+    return stream.result()
+
+
+@dataclass
+class _ChoiceSoFar:
+    """One choice as its deltas have built it so far."""
+
+    role: str | None = None
+    content: list[str] = field(default_factory=list)
+    refusal: list[str] = field(default_factory=list)
+    calls: dict[int, dict] = field(default_factory=dict)  # index -> {"id", "type", "name", "arguments": [pieces]}
+    running: list[int] = field(default_factory=list)  # calls started and not yet reported done
+    finish: str | None = None
+
+
+class _CompletionStream:
+    """What read_openai_stream has read so far: the fields of the first chunk, each choice, the usage."""
+
+    def __init__(self, on_event=None):
+        self.head: dict | None = None
+        self.choices: dict[int, _ChoiceSoFar] = {}
+        self.usage: dict | None = None
+        self.done = False
+        self.on_event = on_event or (lambda kind, info: None)
+
+    def take(self, chunk: dict) -> None:
+        """Apply one chunk; an error chunk is an LLMError."""
+        if "error" in chunk:
+            raise _stream_error(chunk)
+        try:
+            if self.head is None:
+                self.head = {k: v for k, v in chunk.items() if k not in ("choices", "usage")}
+            if chunk.get("usage"):
+                self.usage = chunk["usage"]
+            for choice in chunk.get("choices") or []:
+                self._choice(choice)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise LLMError(f"the stream sent a chunk the reader cannot read ({type(exc).__name__}: {exc}): "
+                           f"{tool_core.show(chunk, 160)}") from None
+
+    def _choice(self, choice: dict) -> None:
+        so_far = self.choices.setdefault(_index(choice | {"index": choice.get("index", 0)}), _ChoiceSoFar())
+        delta = choice.get("delta") or {}
+        so_far.role = so_far.role or delta.get("role")
+        if delta.get("content") is not None:
+            so_far.content.append(delta["content"])
+            if delta["content"]:
+                self.on_event("text", {"index": choice.get("index", 0), "text": delta["content"]})
+        if delta.get("refusal") is not None:
+            so_far.refusal.append(delta["refusal"])
+        for piece in delta.get("tool_calls") or []:
+            self._call_piece(so_far, piece)
+        if choice.get("finish_reason") is not None:
+            so_far.finish = choice["finish_reason"]
+            self._calls_done(so_far, len(so_far.calls))
+
+    def _call_piece(self, so_far: _ChoiceSoFar, piece: dict) -> None:
+        k, function = _index(piece), piece.get("function") or {}
+        if k not in so_far.calls:  # a call's first delta: a new index, with its id and name
+            self._calls_done(so_far, k)
+            so_far.calls[k] = {"id": piece.get("id"), "type": piece.get("type", "function"),
+                               "name": function.get("name"), "arguments": []}
+            so_far.running.append(k)
+            self.on_event("call_start", {"index": k, "id": piece.get("id"), "name": function.get("name")})
+        call = so_far.calls[k]
+        call["id"], call["name"] = call["id"] or piece.get("id"), call["name"] or function.get("name")
+        call["arguments"].append(function.get("arguments") or "")
+
+    def _calls_done(self, so_far: _ChoiceSoFar, before: int) -> None:
+        """Report every running call with an index below `before` as done: a later one started, or the choice ended."""
+        for k in [k for k in so_far.running if k < before]:
+            so_far.running.remove(k)
+            call = so_far.calls[k]
+            self.on_event("call_done", {"index": k, "id": call["id"], "name": call["name"],
+                                        "arguments": _arguments_of("".join(call["arguments"]), {})})
+
+    def result(self) -> dict:
+        """Return the rebuilt chat.completion, or raise LLMError naming what the stream left incomplete."""
+        if self.head is None:
+            raise LLMError("the stream ended before its first chunk: no reply came")
+        unfinished = [i for i, c in sorted(self.choices.items()) if c.finish is None]
+        if not self.done or unfinished or not self.choices:
+            cut = [line for i in unfinished for line in self._cut(i)] + ([] if self.choices else ["no choice came"])
+            head = "the stream sent data: [DONE] too early" if self.done else "the stream stopped before data: [DONE]"
+            raise LLMError(f"{head}: " + "; ".join(cut or ["every choice finished, but what follows (the usage "
+                                                           "chunk, data: [DONE]) never came"]))
+        out = self.head | {"object": "chat.completion",
+                           "choices": [self._built(i, c) for i, c in sorted(self.choices.items())]}
+        return out | ({"usage": self.usage} if self.usage is not None else {})
+
+    def _built(self, i: int, c: _ChoiceSoFar) -> dict:
+        message = {"role": c.role or "assistant", "content": "".join(c.content) if c.content else None,
+                   "refusal": "".join(c.refusal) if c.refusal else None}
+        if c.calls:
+            message["tool_calls"] = [{"id": call["id"], "type": call["type"],
+                                      "function": {"name": call["name"], "arguments": "".join(call["arguments"])}}
+                                     for _, call in sorted(c.calls.items())]
+        return {"index": i, "message": message, "logprobs": None, "finish_reason": c.finish}
+
+    def _cut(self, i: int) -> list[str]:
+        c = self.choices[i]
+        lines = [f"choice {i} has no finish_reason: the reply was cut"]
+        for k, call in sorted(c.calls.items()):
+            raw = "".join(call["arguments"])
+            if not _decodes(raw):
+                lines.append(f"call {k}, {call['name']} ({call['id']}), was cut inside its arguments, after "
+                             f"{len(raw)} characters: {tool_core.show(raw, 60)}")
+        return lines
+
+# ---------------------------------------------------------------------------------------------
+# --- 7c. A stand-in for both APIs, offline: every request checked as the vendor checks it ---
+# ---------------------------------------------------------------------------------------------
+# StandIn serves POST /v1/messages (Anthropic) and POST <base>/chat/completions (OpenAI) on 127.0.0.1,
+# streamed or not, so the backends above, script 07 and a student's own client run against the real
+# wire formats with no key and no network. A policy plays the model: it is handed the conversation in
+# one neutral form (Conversation) and returns the next assistant turn (Turn). Before the policy sees
+# anything, the request is checked against the vendor's rules and a malformed one is refused as the
+# vendor refuses it (HTTP 400 in the vendor's error shape, saying what was wrong; 401 for a missing or
+# wrong key): the API, not the model, is where a harness learns that it broke the coupling rule.
+# Where this departs from the live APIs: it reports every problem of a request, not the first; it
+# refuses consecutive turns of one role, which the Messages API now merges into one; it checks no
+# model name and counts no budget itself (a policy says when a turn is cut at max_tokens); and it
+# writes one choice (n must be 1).
+
+STANDIN_CREATED = 1767225600  # OpenAI's "created" (2026-01-01): a fixed clock, so a demo prints the same bytes
+
+
+@dataclass
+class Conversation:
+    """A request as the stand-in's policy sees it, the same for both APIs.
+
+    messages are tool_core's messages ({"role", "content"}), roles system, user, assistant, tool;
+    an assistant message that calls has "calls" (ToolCalls, with the ids the API gave them); a tool
+    message answers one call: "id", "name", "content" (the result's text) and "error" (True for a
+    failed call). tools are {"name", "description", "parameters"}; tool_choice is run_agent's word
+    (auto, required, none, or a tool's name); parallel False means at most one call.
+    """
+
+    api: str  # "anthropic" or "openai": the wire format the request came in
+    model: str
+    messages: list[dict]
+    tools: list[dict] = field(default_factory=list)
+    tool_choice: str = "auto"
+    parallel: bool = True
+    max_tokens: int | None = None
+    stop: list[str] = field(default_factory=list)
+    input_tokens: int = 0  # count_tokens of the request's system, messages and tools
+
+    def last_user(self) -> str:
+        """Return the text of the last user message ('' if none)."""
+        return next((m["content"] for m in reversed(self.messages) if m["role"] == "user"), "")
+
+
+@dataclass
+class Turn:
+    """The next assistant turn, as a policy returns it (a plain str is Turn(text)).
+
+    calls: (name, arguments) pairs or ToolCalls, native calls the stand-in gives ids. refused: the
+    model declined (Anthropic's stop_reason "refusal"; OpenAI's message.refusal). cut: stopped at
+    max_tokens ("max_tokens"; OpenAI "length"). stop_sequence: the stop sequence the text ended at.
+    """
+
+    text: str = ""
+    calls: list = field(default_factory=list)
+    refused: bool = False
+    cut: bool = False
+    stop_sequence: str | None = None
+
+
+@dataclass
+class Logged:
+    """One request the stand-in received and what it answered (keys redacted from the headers).
+
+    response is the JSON answer; for a stream, the object the stream carries (what "stream": false
+    would have returned), and stream is the event stream as sent.
+    """
+
+    api: str | None
+    path: str
+    headers: dict
+    request: JSON
+    status: int
+    response: JSON
+    stream: str | None = None
+
+
+def anthropic_error(kind: str, message: str) -> dict:
+    """Write an error as the Messages API does. Example: ('invalid_request_error', 'x') -> {"type": "error", ...}"""
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+def openai_error(message: str, kind: str = "invalid_request_error", param: str | None = None,
+                 code: str | None = None) -> dict:
+    """Write an error as Chat Completions does. Example: ('x') -> {"error": {"message": "x", "type": ..., ...}}"""
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
+
+
+# --- The vendors' rules: every problem of a request, as (where, what) ---
+
+JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"]
+# The part of JSON Schema 2020-12's meta-schema a tool's parameters use, checked by tool_core.validate:
+# a BFCL document sent as it is ("type": "dict", "float") is refused here, as the APIs refuse it.
+TOOL_SCHEMA_META = {
+    "$ref": "#/$defs/schema",
+    "$defs": {"schema": {"type": ["object", "boolean"], "properties": {
+        "type": {"if": {"type": "string"}, "then": {"enum": JSON_TYPES},
+                 "else": {"type": "array", "items": {"enum": JSON_TYPES}}},
+        "properties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/schema"}},
+        "items": {"$ref": "#/$defs/schema"},
+        "additionalProperties": {"$ref": "#/$defs/schema"},
+        "required": {"type": "array", "items": {"type": "string"}},
+        "enum": {"type": "array"},
+        "description": {"type": "string"},
+        "anyOf": {"type": "array", "items": {"$ref": "#/$defs/schema"}},
+        "oneOf": {"type": "array", "items": {"$ref": "#/$defs/schema"}},
+        "allOf": {"type": "array", "items": {"$ref": "#/$defs/schema"}},
+        "$defs": {"type": "object", "additionalProperties": {"$ref": "#/$defs/schema"}}}}}}
+TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # both APIs' rule for a tool's name
+
+
+def schema_problems(where: str, schema: JSON) -> list[str]:
+    """Say why a tool's parameters are no usable JSON Schema ([]: fine): an object schema of type "object",
+    with JSON's type names, that tool_core's validator can use (patterns compile, $refs resolve).
+
+    Example: ('tools.0.input_schema', {"type": "dict"}) -> ['tools.0.input_schema.type: must be "object" ...']
+    """
+    if not isinstance(schema, dict):
+        return [f"{where}: expected a JSON Schema object, got {tool_core.describe(schema)}"]
+    if schema.get("type") != "object":
+        return [f'{where}.type: must be "object" (a tool takes an object of named arguments), got '
+                f"{tool_core.show(schema.get('type'))}"]
+    found = [f"{where}{error[1:]}" for error in tool_core.validate(TOOL_SCHEMA_META, schema)]
+    try:
+        tool_core.check_schema(schema)
+    except ValueError as exc:
+        found.append(f"{where}: JSON schema is invalid: {exc}")
+    return found
+
+
+def _positive_int(value: JSON) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0  # subtle: True is an int in Python
+
+
+def _text_of(content: JSON) -> str:
+    """Return the text of a content: a string, or its text blocks (parts) joined. Example: [{"type": "text", "text": "a"}] -> 'a'"""
+    if isinstance(content, str):
+        return content
+    return "".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
+
+
+ANTHROPIC_FIELDS = ("model", "messages", "max_tokens", "system", "metadata", "stop_sequences", "stream", "temperature",
+                    "top_k", "top_p", "tools", "tool_choice", "thinking", "service_tier", "container", "mcp_servers")
+ANTHROPIC_BLOCKS = ("text", "image", "document", "search_result", "tool_use", "tool_result", "thinking",
+                    "redacted_thinking", "server_tool_use", "web_search_tool_result")
+
+
+def anthropic_problems(body: JSON) -> list[tuple[str, str]]:
+    """List every way a request breaks the Messages API's rules, as (where, what); [] when the API would take it.
+
+    model and max_tokens present; no unknown field; messages non-empty, starting with user and
+    alternating; content non-empty (but for a final assistant prefill) with known, well-formed
+    blocks; the coupling rule (interfaces.coupling_problems: every tool_use answered by a tool_result
+    with its id in the very next user message, no tool_result without its tool_use); system a string
+    or text blocks; each custom tool a valid name, unique, with an input_schema of type object;
+    tool_choice valid, with tools, naming one of them; stream a boolean, stop_sequences strings.
+    """
+    if not isinstance(body, dict):
+        return [("body", f"the request body must be a JSON object, got {tool_core.describe(body)}")]
+    found = [(k, f"{k}: Extra inputs are not permitted") for k in body if k not in ANTHROPIC_FIELDS]
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        found.append(("model", "model: Field required" if "model" not in body else
+                      f"model: expected a model name (a string), got {tool_core.show(body['model'])}"))
+    if not _positive_int(body.get("max_tokens")):
+        found.append(("max_tokens", "max_tokens: Field required" if "max_tokens" not in body else
+                      f"max_tokens: expected a positive integer, got {tool_core.show(body['max_tokens'])}"))
+    found += _anthropic_messages(body.get("messages"))
+    system = body.get("system", "")
+    if not isinstance(system, str) and not (isinstance(system, list) and all(
+            isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in system)):
+        found.append(("system", f"system: expected a string or an array of text blocks, got {tool_core.show(system)}"))
+    names = []
+    if "tools" in body:
+        found += _anthropic_tools(body["tools"], names)
+    if "tool_choice" in body:
+        found += _anthropic_choice(body["tool_choice"], names, "tools" in body)
+    if not isinstance(body.get("stream", False), bool):
+        found.append(("stream", f"stream: expected a boolean, got {tool_core.show(body['stream'])}"))
+    stops = body.get("stop_sequences", [])
+    if not isinstance(stops, list) or not all(isinstance(s, str) and s.strip() for s in stops):
+        found.append(("stop_sequences", f"stop_sequences: expected an array of non-blank strings, got {tool_core.show(stops)}"))
+    return found
+
+
+def _anthropic_messages(messages: JSON) -> list[tuple[str, str]]:
+    """Check the conversation: non-empty, user first, roles alternating, each message's blocks, the coupling rule."""
+    import interfaces
+    if not isinstance(messages, list) or not messages:
+        return [("messages", "messages: Field required" if messages is None else
+                 f"messages: expected a non-empty array of messages, got {tool_core.show(messages)}")]
+    found = []
+    for i, m in enumerate(messages):
+        found += _anthropic_message(i, m, last=i == len(messages) - 1)
+    roles = [m.get("role") if isinstance(m, dict) else None for m in messages]
+    if roles[0] == "assistant":
+        found.append(("messages.0.role", "messages.0.role: the first message must use the user role"))
+    for i in range(1, len(roles)):
+        if roles[i] == roles[i - 1] and roles[i] in ("user", "assistant"):
+            found.append((f"messages.{i}.role", f"messages.{i}.role: roles must alternate between user and assistant, "
+                          f"but messages.{i - 1} and messages.{i} are both {roles[i]}"))
+    return found + [("messages", problem) for problem in interfaces.coupling_problems(interfaces.Anthropic(), messages)]
+
+
+def _anthropic_message(i: int, m: JSON, last: bool) -> list[tuple[str, str]]:
+    """Check one message's fields and blocks (its role, shape and pairing are coupling_problems' to report)."""
+    if not isinstance(m, dict):
+        return []
+    where, content = f"messages.{i}", m.get("content")
+    found = [(f"{where}.{k}", f"{where}.{k}: Extra inputs are not permitted") for k in m if k not in ("role", "content")]
+    if content in ("", []) and not (last and m.get("role") == "assistant"):
+        found.append((f"{where}.content", f"{where}: all messages must have non-empty content except for the "
+                      "optional final assistant message"))
+    for k, block in enumerate(content if isinstance(content, list) else []):
+        found += _anthropic_block(f"{where}.content.{k}", block)
+    return found
+
+
+def _anthropic_block(where: str, block: JSON) -> list[tuple[str, str]]:
+    """Check one content block: a known type; text non-empty; a tool_use's name and input; a tool_result's content."""
+    if not isinstance(block, dict):
+        return []
+    kind = block.get("type")
+    if kind not in ANTHROPIC_BLOCKS:
+        return [(f"{where}.type", f"{where}.type: unknown content block type {tool_core.show(kind)}; expected one of "
+                 f"{', '.join(ANTHROPIC_BLOCKS)}")]
+    if kind == "text" and (not isinstance(block.get("text"), str) or not block["text"]):
+        return [(f"{where}.text", f"{where}.text: text content blocks must be non-empty strings, got "
+                 f"{tool_core.show(block.get('text'))}")]
+    found = []
+    if kind == "tool_use":
+        if not isinstance(block.get("name"), str) or not block["name"]:
+            found.append((f"{where}.name", f"{where}.name: Field required (the name of the tool called)"))
+        if not isinstance(block.get("input"), dict):
+            found.append((f"{where}.input", f"{where}.input: Input should be a valid dictionary (the call's arguments "
+                          f"as an object), got {tool_core.describe(block.get('input'))}"))
+    if kind == "tool_result":
+        inner = block.get("content", "")
+        if not isinstance(inner, (str, list)) or isinstance(inner, list) and any(
+                not isinstance(b, dict) or b.get("type") not in ("text", "image", "document", "search_result")
+                or b.get("type") == "text" and not isinstance(b.get("text"), str) for b in inner):
+            found.append((f"{where}.content", f"{where}.content: expected a string or an array of text, image or "
+                          f"document blocks, got {tool_core.show(inner)}"))
+        if not isinstance(block.get("is_error", False), bool):
+            found.append((f"{where}.is_error", f"{where}.is_error: expected a boolean, got {tool_core.show(block['is_error'])}"))
+    return found
+
+
+def _anthropic_tools(tools: JSON, names: list[str]) -> list[tuple[str, str]]:
+    """Check the tools (their names go into `names`): each custom tool a valid, unique name and an object schema."""
+    if not isinstance(tools, list):
+        return [("tools", f"tools: expected an array of tools, got {tool_core.describe(tools)}")]
+    found = []
+    for i, tool in enumerate(tools):
+        where = f"tools.{i}"
+        if not isinstance(tool, dict):
+            found.append((where, f"{where}: expected a tool object, got {tool_core.describe(tool)}"))
+            continue
+        if tool.get("type") not in (None, "custom"):  # a server tool (web_search_..., bash_...): Anthropic's schema
+            names.append(tool.get("name"))
+            continue
+        name = tool.get("name")
+        if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+            found.append((f"{where}.name", f"{where}.name: String should match pattern '^[a-zA-Z0-9_-]{{1,64}}$', "
+                          f"got {tool_core.show(name)}"))
+        if not isinstance(tool.get("description", ""), str):
+            found.append((f"{where}.description", f"{where}.description: expected a string"))
+        if "input_schema" not in tool:
+            found.append((f"{where}.input_schema", f"{where}.input_schema: Field required"))
+        else:
+            found += [(f"{where}.input_schema", p) for p in schema_problems(f"{where}.input_schema", tool["input_schema"])]
+        names.append(name)
+    twice = sorted({n for n in names if isinstance(n, str) and names.count(n) > 1})
+    return found + ([("tools", f"tools: Tool names must be unique; {', '.join(twice)} appears more than once")]
+                    if twice else [])
+
+
+def _anthropic_choice(choice: JSON, names: list[str], with_tools: bool) -> list[tuple[str, str]]:
+    """Check tool_choice: {"type": auto | any | tool | none}, a tool's name among those sent, a boolean parallel flag."""
+    kinds = ("auto", "any", "tool", "none")
+    if not isinstance(choice, dict) or choice.get("type") not in kinds:
+        return [("tool_choice", f"tool_choice: expected an object with type one of {', '.join(kinds)}, got "
+                 f"{tool_core.show(choice)}")]
+    found = []
+    if not with_tools and choice["type"] != "none":
+        found.append(("tool_choice", "tool_choice: tool_choice may only be specified while providing tools"))
+    if choice["type"] == "tool" and choice.get("name") not in names:
+        found.append(("tool_choice.name", f"tool_choice.name: {tool_core.show(choice.get('name'))} is not among the "
+                      f"tools sent ({', '.join(str(n) for n in names) or 'none'})"))
+    if not isinstance(choice.get("disable_parallel_tool_use", False), bool):
+        found.append(("tool_choice.disable_parallel_tool_use", "tool_choice.disable_parallel_tool_use: expected a "
+                      f"boolean, got {tool_core.show(choice['disable_parallel_tool_use'])}"))
+    return found
+
+
+OPENAI_FIELDS = ("model", "messages", "audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs",
+                 "max_completion_tokens", "max_tokens", "metadata", "modalities", "n", "parallel_tool_calls",
+                 "prediction", "presence_penalty", "prompt_cache_key", "reasoning_effort", "response_format",
+                 "safety_identifier", "seed", "service_tier", "stop", "store", "stream", "stream_options",
+                 "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity",
+                 "web_search_options")
+OPENAI_PARTS = ("text", "image_url", "input_audio", "file", "refusal")
+
+
+def openai_problems(body: JSON) -> list[tuple[str, str]]:
+    """List every way a request breaks Chat Completions' rules, as (param, what); [] when the API would take it.
+
+    model and a non-empty messages array present; no unknown argument; each message's content as its
+    role needs it (an assistant's may be null only when it calls), tool_calls with string arguments;
+    the coupling rule (interfaces.coupling_problems: after an assistant's tool_calls, one tool message
+    per call id before anything else; no tool message without its call); tools of type function with a
+    valid name and an object schema (strict ones as strict mode needs them); tool_choice and
+    parallel_tool_calls only with tools, a forced function among them; stream_options only with
+    stream; max_tokens and max_completion_tokens positive; stop at most 4 strings; n 1.
+    """
+    if not isinstance(body, dict):
+        return [("body", "We could not parse the JSON body of your request: it must be a JSON object, got "
+                 f"{tool_core.describe(body)}")]
+    found = [(k, f"Unrecognized request argument supplied: {k}") for k in body if k not in OPENAI_FIELDS]
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        found.append(("model", "Missing required parameter: 'model'." if "model" not in body else
+                      f"Invalid type for 'model': expected a string, got {tool_core.show(body['model'])}."))
+    found += _openai_messages(body.get("messages"))
+    names = []
+    if "tools" in body:
+        found += _openai_tools(body["tools"], names)
+    found += _openai_choice(body, names)
+    found += _openai_stream_fields(body)
+    for key in ("max_tokens", "max_completion_tokens"):
+        if key in body and body[key] is not None and not _positive_int(body[key]):
+            found.append((key, f"Invalid '{key}': expected a positive integer, got {tool_core.show(body[key])}."))
+    stop = body.get("stop")
+    if stop is not None and not isinstance(stop, str) and not (
+            isinstance(stop, list) and len(stop) <= 4 and all(isinstance(s, str) for s in stop)):
+        found.append(("stop", f"Invalid 'stop': expected a string or an array of at most 4 strings, got {tool_core.show(stop)}."))
+    if body.get("n", 1) != 1:
+        found.append(("n", f"Invalid 'n': the stand-in writes one choice, so n must be 1, got {tool_core.show(body['n'])}."))
+    return found
+
+
+def _openai_messages(messages: JSON) -> list[tuple[str, str]]:
+    """Check the conversation: non-empty, each message's content and tool_calls, the coupling rule."""
+    import interfaces
+    if not isinstance(messages, list) or not messages:
+        return [("messages", "Missing required parameter: 'messages'." if messages is None else
+                 f"Invalid 'messages': expected a non-empty array of messages, got {tool_core.show(messages)}.")]
+    found = [p for i, m in enumerate(messages) for p in _openai_message(f"messages[{i}]", m)]
+    return found + [("messages", problem) for problem in interfaces.coupling_problems(interfaces.OpenAI(), messages)]
+
+
+def _openai_message(where: str, m: JSON) -> list[tuple[str, str]]:
+    """Check one message's content for its role and an assistant's tool_calls (roles and pairing: coupling_problems)."""
+    if not isinstance(m, dict):
+        return []
+    role, content, calls = m.get("role"), m.get("content"), m.get("tool_calls")
+    if content is None and not (role == "assistant" and (calls or m.get("refusal"))):
+        if role in ("system", "developer", "user", "tool", "assistant"):
+            return [(f"{where}.content", f"Missing required parameter: '{where}.content' (only an assistant message "
+                     "that calls may leave it null).")]
+        return []
+    found = []
+    if content is not None and not isinstance(content, str) and not (isinstance(content, list) and all(
+            isinstance(p, dict) and p.get("type") in OPENAI_PARTS and (p["type"] != "text" or isinstance(p.get("text"), str))
+            for p in content)):
+        found.append((f"{where}.content", f"Invalid type for '{where}.content': expected a string or an array of content "
+                      f"parts, got {tool_core.show(content)}."))
+    if role == "assistant" and calls is not None:
+        found += _openai_calls(where, calls)
+    return found
+
+
+def _openai_calls(where: str, calls: JSON) -> list[tuple[str, str]]:
+    """Check an assistant's tool_calls: a non-empty array of {id, type: function, function: {name, arguments}}, the
+    arguments a JSON *string*, as the API wrote them (an object here is the commonest mistake)."""
+    if not isinstance(calls, list) or not calls:
+        return [(f"{where}.tool_calls", f"Invalid '{where}.tool_calls': expected a non-empty array, got "
+                 f"{tool_core.show(calls)}.")]
+    found = []
+    for k, call in enumerate(calls):
+        at = f"{where}.tool_calls[{k}]"
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(call, dict) or call.get("type") != "function" or not isinstance(function, dict):
+            found.append((at, f"Invalid '{at}': expected {{\"id\", \"type\": \"function\", \"function\": {{\"name\", "
+                          f"\"arguments\"}}}}, got {tool_core.show(call)}."))
+            continue
+        if not isinstance(function.get("name"), str):
+            found.append((f"{at}.function.name", f"Missing required parameter: '{at}.function.name'."))
+        if not isinstance(function.get("arguments"), str):
+            found.append((f"{at}.function.arguments", f"Invalid type for '{at}.function.arguments': expected a string, "
+                          f"but got {tool_core.describe(function.get('arguments'))} instead."))
+    return found
+
+
+def _openai_tools(tools: JSON, names: list[str]) -> list[tuple[str, str]]:
+    """Check the tools (their names go into `names`): type function, a valid name, an object schema; strict ones
+    must already be what strict mode needs (interfaces.strict_schema would change nothing, strict_blockers none)."""
+    import interfaces
+    if not isinstance(tools, list):
+        return [("tools", f"Invalid type for 'tools': expected an array, got {tool_core.describe(tools)}.")]
+    found = []
+    for i, tool in enumerate(tools):
+        where = f"tools[{i}]"
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(function, dict):
+            found.append((where, f"Invalid '{where}': expected {{\"type\": \"function\", \"function\": {{...}}}}, got "
+                          f"{tool_core.show(tool)}."))
+            continue
+        name = function.get("name")
+        names.append(name)
+        if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+            found.append((f"{where}.function.name", f"Invalid '{where}.function.name': string does not match pattern. "
+                          f"Expected a string that matches the pattern '^[a-zA-Z0-9_-]{{1,64}}$', got {tool_core.show(name)}."))
+        if "parameters" in function:
+            problems = schema_problems("parameters", function["parameters"])
+            found += [(f"{where}.function.parameters", f"Invalid schema for function {tool_core.show(name)}: {p}")
+                      for p in problems]
+            if function.get("strict") is True and not problems:
+                changes = interfaces.strict_schema(function["parameters"])[1] + interfaces.strict_blockers(function["parameters"])
+                found += [(f"{where}.function.parameters", f"Invalid schema for function {tool_core.show(name)}: strict "
+                           f"mode needs every property required and additionalProperties false at every level: {c}")
+                          for c in changes]
+    return found
+
+
+def _openai_choice(body: dict, names: list[str]) -> list[tuple[str, str]]:
+    """Check tool_choice ("none" | "auto" | "required" | a function among the tools) and parallel_tool_calls."""
+    found, with_tools = [], bool(body.get("tools"))
+    if "tool_choice" in body:
+        choice = body["tool_choice"]
+        forced = choice.get("function", {}).get("name") if isinstance(choice, dict) and choice.get("type") == "function" \
+            and isinstance(choice.get("function"), dict) else None
+        if not with_tools:
+            found.append(("tool_choice", "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' "
+                          "are specified."))
+        elif choice not in ("none", "auto", "required") and not isinstance(forced, str):
+            found.append(("tool_choice", "Invalid value for 'tool_choice': expected 'none', 'auto', 'required' or "
+                          f'{{"type": "function", "function": {{"name": ...}}}}, got {tool_core.show(choice)}.'))
+        elif isinstance(forced, str) and forced not in names:
+            found.append(("tool_choice", f"Invalid value for 'tool_choice': the function {forced!r} is not among the "
+                          f"tools sent ({', '.join(str(n) for n in names)})."))
+    if "parallel_tool_calls" in body:
+        if not isinstance(body["parallel_tool_calls"], bool):
+            found.append(("parallel_tool_calls", "Invalid type for 'parallel_tool_calls': expected a boolean, got "
+                          f"{tool_core.show(body['parallel_tool_calls'])}."))
+        elif not with_tools:
+            found.append(("parallel_tool_calls", "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is "
+                          "only allowed when 'tools' are specified."))
+    return found
+
+
+def _openai_stream_fields(body: dict) -> list[tuple[str, str]]:
+    """Check stream (a boolean) and stream_options (an object, and only with stream true)."""
+    found = []
+    if not isinstance(body.get("stream", False), bool) and body.get("stream") is not None:
+        found.append(("stream", f"Invalid type for 'stream': expected a boolean, got {tool_core.show(body['stream'])}."))
+    options = body.get("stream_options")
+    if options is not None:
+        if body.get("stream") is not True:
+            found.append(("stream_options", "The 'stream_options' parameter is only allowed when 'stream' is enabled."))
+        elif not isinstance(options, dict) or not isinstance(options.get("include_usage", False), bool):
+            found.append(("stream_options", "Invalid 'stream_options': expected {\"include_usage\": true or false}, got "
+                          f"{tool_core.show(options)}."))
+    return found
+
+
+# --- A checked request in the neutral form, and a turn written back in the vendor's ---
+
+def _input_tokens(body: dict) -> int:
+    """Count a request's input as the stand-in bills it: count_tokens of its system, messages and tools as JSON."""
+    return tool_core.count_tokens(json.dumps({k: body[k] for k in ("system", "messages", "tools") if k in body},
+                                             ensure_ascii=False))
+
+
+def anthropic_conversation(body: dict) -> Conversation:
+    """Read a checked Messages request as a Conversation: system first, tool_results as tool messages (in their
+    order, before the user's text), tool_choice in run_agent's words."""
+    messages = [{"role": "system", "content": _text_of(body["system"])}] if body.get("system") else []
+    names: dict[str, str] = {}  # call id -> tool name: a tool_result names only the id
+    for m in body["messages"]:
+        content = m["content"] if isinstance(m["content"], list) else [{"type": "text", "text": m["content"]}]
+        if m["role"] == "assistant":
+            calls = [ToolCall(b["name"], b["input"], id=b["id"]) for b in content if b["type"] == "tool_use"]
+            names |= {c.id: c.name for c in calls}
+            messages.append({"role": "assistant", "content": _text_of(content)} | ({"calls": calls} if calls else {}))
+            continue
+        results = [b for b in content if b["type"] == "tool_result"]
+        messages += [{"role": "tool", "id": b["tool_use_id"], "name": names.get(b["tool_use_id"], ""),
+                      "content": _text_of(b.get("content", "")), "error": bool(b.get("is_error"))} for b in results]
+        if _text_of(content) or not results:
+            messages.append({"role": "user", "content": _text_of(content)})
+    choice = body.get("tool_choice") or {"type": "auto"}
+    return Conversation("anthropic", body["model"], messages,
+                        [{"name": t["name"], "description": t.get("description", ""), "parameters": t["input_schema"]}
+                         for t in body.get("tools", []) if "input_schema" in t],
+                        {"any": "required", "tool": choice.get("name")}.get(choice["type"], choice["type"]),
+                        not choice.get("disable_parallel_tool_use", False), body["max_tokens"],
+                        list(body.get("stop_sequences", [])), _input_tokens(body))
+
+
+def openai_conversation(body: dict) -> Conversation:
+    """Read a checked Chat Completions request as a Conversation: developer messages as system, a tool message's
+    "Error: " prefix (the OpenAI dialect's convention for a failed call) as error."""
+    messages, names = [], {}
+    for m in body["messages"]:
+        role, text = {"developer": "system"}.get(m["role"], m["role"]), _text_of(m.get("content"))
+        if role == "assistant":
+            calls = [ToolCall(e["function"]["name"], _arguments_of(e["function"]["arguments"], {}), id=e["id"])
+                     for e in m.get("tool_calls") or []]
+            names |= {c.id: c.name for c in calls}
+            messages.append({"role": "assistant", "content": text} | ({"calls": calls} if calls else {}))
+        elif role == "tool":
+            failed = text.startswith("Error: ")
+            messages.append({"role": "tool", "id": m["tool_call_id"], "name": names.get(m["tool_call_id"], ""),
+                             "content": text[len("Error: "):] if failed else text, "error": failed})
+        else:
+            messages.append({"role": role, "content": text})
+    tools = [{"name": t["function"]["name"], "description": t["function"].get("description", ""),
+              "parameters": t["function"].get("parameters", {"type": "object", "properties": {}})}
+             for t in body.get("tools", [])]
+    choice = body.get("tool_choice", "auto" if tools else "none")  # the API's defaults
+    stop = body.get("stop")
+    return Conversation("openai", body["model"], messages, tools,
+                        choice if isinstance(choice, str) else choice["function"]["name"],
+                        body.get("parallel_tool_calls", True), body.get("max_completion_tokens", body.get("max_tokens")),
+                        [stop] if isinstance(stop, str) else list(stop or []), _input_tokens(body))
+
+
+def constrained(turn: Turn, conversation: Conversation) -> Turn:
+    """Hold a turn to the request's tool_choice and parallel setting, as the APIs do while decoding (a model
+    cannot write a call they rule out): none drops every call, a forced tool the calls of other tools, and
+    parallel calls off all calls after the first. Example: Turn('', [add, mult]), tool_choice 'mult' -> Turn('', [mult])
+    """
+    calls = [(c.name, c.arguments) if isinstance(c, ToolCall) else tuple(c) for c in turn.calls]
+    if conversation.tool_choice == "none":
+        calls = []
+    elif conversation.tool_choice not in ("auto", "required"):
+        calls = [c for c in calls if c[0] == conversation.tool_choice]
+    return replace(turn, calls=calls if conversation.parallel else calls[:1])
+
+
+def turn_problems(turn: JSON, conversation: Conversation) -> list[str]:
+    """Say why a policy's turn cannot be the API's answer to the request ([]: it can). What constrained decoding
+    would prevent is a bug in the policy, not a model's mistake: native calls when no tools were sent, and no
+    call where tool_choice requires one (or forces a tool) and the turn was neither cut nor refused."""
+    if not isinstance(turn, Turn):
+        return [f"the policy must return a Turn or a str, got {type(turn).__name__}"]
+    calls = [(c.name, c.arguments) if isinstance(c, ToolCall) else c for c in turn.calls]
+    found = [f"call {k} is {tool_core.show(c)}; write (name, arguments) with the arguments an object" for k, c in
+             enumerate(calls) if not (isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str) and isinstance(c[1], dict))]
+    if found:
+        return found
+    if calls and not conversation.tools:
+        return ["the turn makes native calls, but the request sent no tools (a text-protocol call is text)"]
+    choice, kept = conversation.tool_choice, constrained(turn, conversation).calls
+    if kept or turn.cut or turn.refused or choice in ("auto", "none"):
+        return []
+    made = ", ".join(name for name, _ in calls) or "nothing"
+    return ["tool_choice is required (any), but the turn makes no call" if choice == "required" else
+            f"tool_choice forces {choice}, but the turn calls {made}"]
+
+
+def _ending(turn: Turn, conversation: Conversation) -> tuple[str, list[tuple[str, dict]], str, str | None]:
+    """Apply the request's stop sequences: (text, calls, why it ended, the stop sequence met). A text that meets one
+    is cut there and the calls after it are never written; why is end, calls, max, refusal or stop."""
+    calls = [(c.name, c.arguments) if isinstance(c, ToolCall) else tuple(c) for c in turn.calls]
+    met = sorted((turn.text.find(s), s) for s in conversation.stop if s in turn.text)
+    if met:
+        return turn.text[:met[0][0]], [], "stop", met[0][1]
+    if turn.stop_sequence:
+        return turn.text, [], "stop", turn.stop_sequence
+    why = "refusal" if turn.refused else "max" if turn.cut else "calls" if calls else "end"
+    return turn.text, calls, why, None
+
+
+def _output_tokens(text: str, calls: list[tuple[str, dict]]) -> int:
+    return tool_core.count_tokens(text) + sum(tool_core.count_tokens(n + json.dumps(a, ensure_ascii=False)) for n, a in calls)
+
+
+def _id(digest: str, k: int) -> str:
+    """A call's id, the same for the same request (streamed or not) and different for every other."""
+    import hashlib
+    return hashlib.sha256(f"{digest}/{k}".encode()).hexdigest()[:24]
+
+
+ANTHROPIC_STOPS = {"end": "end_turn", "calls": "tool_use", "max": "max_tokens", "refusal": "refusal", "stop": "stop_sequence"}
+OPENAI_STOPS = {"end": "stop", "calls": "tool_calls", "max": "length", "refusal": "stop", "stop": "stop"}
+
+
+def anthropic_message(turn: Turn, conversation: Conversation, digest: str) -> dict:
+    """Write a turn as the Messages API's answer: a text block, tool_use blocks with their ids, the stop reason, usage."""
+    text, calls, why, sequence = _ending(turn, conversation)
+    blocks = [{"type": "text", "text": text}] if text else []
+    blocks += [{"type": "tool_use", "id": f"toolu_{_id(digest, k)}", "name": n, "input": a} for k, (n, a) in enumerate(calls)]
+    return {"id": f"msg_{digest[:24]}", "type": "message", "role": "assistant", "model": conversation.model,
+            "content": blocks, "stop_reason": ANTHROPIC_STOPS[why], "stop_sequence": sequence,
+            "usage": {"input_tokens": conversation.input_tokens, "output_tokens": _output_tokens(text, calls)}}
+
+
+def openai_completion(turn: Turn, conversation: Conversation, digest: str) -> dict:
+    """Write a turn as Chat Completions' answer: content (null when it only calls), refusal, tool_calls with their
+    ids and arguments as a JSON string, the finish_reason, usage."""
+    text, calls, why, _ = _ending(turn, conversation)
+    refused = why == "refusal"
+    message = {"role": "assistant", "content": None if refused or (calls and not text) else text,
+               "refusal": text if refused else None}
+    if calls:
+        message["tool_calls"] = [{"id": f"call_{_id(digest, k)}", "type": "function",
+                                  "function": {"name": n, "arguments": json.dumps(a, ensure_ascii=False)}}
+                                 for k, (n, a) in enumerate(calls)]
+    used = _output_tokens(text, calls)
+    return {"id": f"chatcmpl-{digest[:24]}", "object": "chat.completion", "created": STANDIN_CREATED,
+            "model": conversation.model, "choices": [{"index": 0, "message": message, "logprobs": None,
+                                                      "finish_reason": OPENAI_STOPS[why]}],
+            "usage": {"prompt_tokens": conversation.input_tokens, "completion_tokens": used,
+                      "total_tokens": conversation.input_tokens + used}}
+
+
+# --- Policies: the lab's scripted models as the stand-in's model ---
+
+def turn_from_text(text: str, native: bool) -> Turn:
+    """Read a text-protocol reply as a turn: as it is in text mode; in native mode its <tool_call>s become native
+    calls and the text around them the turn's text (a call the parser cannot read stays in the text, as written).
+
+    Example: ('<tool_call>{"name": "add", "arguments": {"a": 2, "b": 3}}</tool_call>', True) -> Turn('', [('add', {...})])
+    """
+    if not native:
+        return Turn(text)
+    parsed = tool_core.parse_tool_calls(text)
+    broken = [e.raw for e in parsed.errors]
+    return Turn("\n".join([parsed.text] + broken).strip(), [(c.name, c.arguments) for c in parsed.calls])
+
+
+def lm_messages(conversation: Conversation) -> list[dict]:
+    """Write a conversation as a text model of the lab reads it (tool_core's messages, the text protocol): calls as
+    <tool_call> text, a call's results as one tool message of <tool_result> blocks; in native mode the tools (and a
+    tool_choice other than auto) go in the system prompt."""
+    out, system = [], ""
+    if conversation.tools:
+        tools = [tool_core.Tool(t["name"], t["description"], t["parameters"], lambda **a: a) for t in conversation.tools]
+        system = tool_core.render_tool_prompt(tools, conversation.tool_choice)
+    for m in conversation.messages:
+        if m["role"] == "tool" and out and out[-1]["role"] == "tool":
+            out[-1]["content"] += "\n" + _result_text(m)
+        elif m["role"] == "tool":
+            out.append({"role": "tool", "content": _result_text(m)})
+        elif m["role"] == "assistant":
+            written = [m["content"]] + [tool_core.call_text(c.name, c.arguments) for c in m.get("calls", [])]
+            out.append({"role": "assistant", "content": "\n".join(w for w in written if w)})
+        else:
+            out.append({"role": m["role"], "content": m["content"]})
+    if system and out and out[0]["role"] == "system":
+        out[0] = {"role": "system", "content": out[0]["content"] + "\n\n" + system}
+    elif system:
+        out.insert(0, {"role": "system", "content": system})
+    return out
+
+
+def _result_text(m: dict) -> str:
+    call = ToolCall(m["name"], {}, id=m["id"])
+    result = tool_core.ToolResult(False, error_kind="execution_error", message=m["content"]) if m["error"] \
+        else tool_core.ToolResult(True, m["content"])
+    return tool_core.render_tool_results([(call, result)])
+
+
+def policy_from_lm(lm) -> typing.Callable[[Conversation], Turn]:
+    """Let a text model of the lab (a ScriptedLM, any lm(messages, stop) -> str) play the stand-in's model.
+
+    It reads lm_messages(conversation); its reply is cut at the request's first stop sequence (the
+    stand-in reports stop_sequence, as the APIs do); in native mode its <tool_call>s become native calls.
+    """
+    def policy(conversation: Conversation) -> Turn:
+        reply = lm(lm_messages(conversation), stop=[])
+        met = sorted((reply.find(s), s) for s in conversation.stop if s in reply)
+        turn = turn_from_text(reply[:met[0][0]] if met else reply, bool(conversation.tools))
+        turn.stop_sequence = met[0][1] if met else None
+        return turn
+    return policy
+
+
+def answers_policy(answers: dict[str, str] | None = None) -> typing.Callable[[Conversation], Turn]:
+    """Play hand-written answers to the nine questions (model A's by default) as the stand-in's model: ToyBackend's
+    answers, on the wire. The question is found by its user turn and, where two ask the same, by the tools offered
+    (in the tools field, or in the system prompt's <tools> block); native requests get its <tool_call>s as calls."""
+    answers = answers or MODEL_A
+
+    def policy(conversation: Conversation) -> Turn:
+        offered = {t["name"] for t in conversation.tools} or set(re.findall(
+            r'^\{"name": "([^"]+)"', conversation.messages[0]["content"] if conversation.messages else "", re.M))
+        asked = [q for q in QUESTIONS if q["question"][0][0]["content"] == conversation.last_user()]
+        if not asked:
+            raise ValueError(f"none of the nine questions is {tool_core.show(conversation.last_user())}")
+        question = next((q for q in asked if {d["name"] for d in q["function"]} == offered), asked[0])
+        return turn_from_text(answers[question["id"]], bool(conversation.tools))
+    return policy
+
+
+# --- The server ---
+
+class StandIn:
+    """Both APIs on 127.0.0.1, offline: the Messages API at POST /v1/messages, Chat Completions at POST
+    <base>/chat/completions (/v1/chat/completions, or under any base), "stream": true answered as SSE.
+
+    `with StandIn(policy) as server:` then AnthropicBackend(key, base_url=server.url) or
+    OpenAIBackend(server.url + "/v1"). Each request is checked (anthropic_problems, openai_problems)
+    and refused in the vendor's error shape if malformed: 400, or 401 when a key is set and the
+    request's is missing or wrong. A checked request goes to policy(Conversation) -> Turn (or str);
+    the answer gets ids (toolu_..., call_...; the same for the same request, streamed or not) and
+    usage by count_tokens. The turn is held to tool_choice and parallel_tool_calls as the APIs hold a
+    model while decoding (constrained); a policy that raises, or whose turn cannot answer the request
+    (turn_problems: no call where one is required, native calls with no tools sent), is a 500 the
+    backends do not retry (x-should-retry: false), saying why. Every request and answer is kept in
+    `log` (Logged), keys redacted. cut_after=n ends each stream after n events: a dropped connection.
+    The HTTP machinery is interfaces' LoopbackServer (its Appendix A).
+    """
+
+    def __init__(self, policy, *, key: str | None = None, cut_after: int | None = None):
+        self.policy, self.key, self.cut_after = policy, key, cut_after
+        self.log: list[Logged] = []
+        self._server = None
+
+    @property
+    def url(self) -> str:
+        """Return the base URL, e.g. 'http://127.0.0.1:54321' (Anthropic's base; OpenAI's is this + '/v1')."""
+        if self._server is None:
+            raise RuntimeError("the stand-in is not running: call start() or use it in a with block")
+        return self._server.url
+
+    def start(self) -> "StandIn":
+        """Serve on a free port of 127.0.0.1 in a daemon thread; return self."""
+        if self._server is None:
+            self._server = _loopback_server(self.respond).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the port (safe to call twice)."""
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+
+    def __enter__(self) -> "StandIn":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        """Say where it serves and how many requests it has logged (never the key)."""
+        where = f"running at {self.url}" if self._server is not None else "stopped"
+        return f"StandIn({where}; {len(self.log)} requests logged)"
+
+    def respond(self, method: str, target: str, headers, body: bytes) -> tuple[int, dict, typing.Any]:
+        """Answer one HTTP request (LoopbackServer's hook) and log it: JSON bytes, or an iterator of SSE events."""
+        from urllib.parse import urlsplit
+        path = urlsplit(target).path
+        api = "anthropic" if path == "/v1/messages" else "openai" if path.endswith("/chat/completions") else None
+        try:
+            request = json.loads(body) if body else None
+        except ValueError:
+            request = body.decode("utf-8", "replace")
+        status, payload, events, extra = self._answer(api, method, path, headers, request)
+        seen = {k.lower(): "[redacted]" if k.lower() in ("x-api-key", "authorization") else v for k, v in headers.items()}
+        self.log.append(Logged(api, path, seen, request, status, payload, "".join(events) if events is not None else None))
+        if events is None:
+            import interfaces
+            return status, {"Content-Type": "application/json"} | extra, interfaces.wire_bytes(payload)
+        return status, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}, (e.encode() for e in events)
+
+    def _answer(self, api: str | None, method: str, path: str, headers, request: JSON) -> tuple:
+        """Decide the answer: (status, JSON payload, SSE events or None, extra headers)."""
+        if api is None:
+            return 404, anthropic_error("not_found_error", f"no endpoint at {path}: the stand-in serves POST "
+                                        "/v1/messages and POST <base>/chat/completions"), None, {}
+        if method != "POST":
+            return 405, self._error(api, 405, f"{path} takes POST, not {method}"), None, {"Allow": "POST"}
+        refused = self._refusal(api, headers, request)
+        if refused is not None:
+            return (*refused, None, {})
+        conversation = (anthropic_conversation if api == "anthropic" else openai_conversation)(request)
+        try:
+            turn = self.policy(conversation)
+        except Exception as exc:  # a bug in the policy: the caller's, said as the API's 500, not a dead server
+            return 500, self._error(api, 500, f"the policy raised {type(exc).__name__}: {exc}"), None, \
+                {"x-should-retry": "false"}
+        turn = Turn(turn) if isinstance(turn, str) else turn
+        problems = turn_problems(turn, conversation)
+        if problems:
+            return 500, self._error(api, 500, "the policy's turn cannot answer the request: " + "; ".join(problems)), \
+                None, {"x-should-retry": "false"}
+        turn = constrained(turn, conversation)
+        import hashlib  # the request without its stream fields: a streamed and an unstreamed request get the same ids
+        digest = hashlib.sha256(json.dumps({k: v for k, v in request.items() if k not in ("stream", "stream_options")},
+                                           sort_keys=True).encode()).hexdigest()
+        if api == "anthropic":
+            answer = anthropic_message(turn, conversation, digest)
+            events = anthropic_events(answer) if request.get("stream") else None
+        else:
+            answer = openai_completion(turn, conversation, digest)
+            usage = bool((request.get("stream_options") or {}).get("include_usage"))
+            events = openai_chunks(answer, usage) if request.get("stream") else None
+        return 200, answer, events[:self.cut_after] if events and self.cut_after is not None else events, {}
+
+    def _refusal(self, api: str, headers, request: JSON) -> tuple[int, dict] | None:
+        """Refuse a request as the vendor does (401 for the key, then 400 for the body), or return None."""
+        if self.key:
+            given = headers.get("x-api-key") if api == "anthropic" else \
+                (headers.get("authorization") or "").removeprefix("Bearer ") or None
+            if given is None:
+                return 401, self._error(api, 401, "x-api-key header is required" if api == "anthropic" else
+                                        "You didn't provide an API key. You need to provide your API key in an "
+                                        "Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).")
+            import hmac
+            if not hmac.compare_digest(given.encode(), self.key.encode()):  # never says what was sent: no key in errors
+                return 401, self._error(api, 401, "invalid x-api-key" if api == "anthropic" else
+                                        "Incorrect API key provided.", code="invalid_api_key")
+        if api == "anthropic" and not headers.get("anthropic-version"):
+            return 400, self._error(api, 400, "anthropic-version: header is required")
+        if isinstance(request, str) or request is None:
+            return 400, self._error(api, 400, "the request body is not valid JSON" + (f": {tool_core.show(request)}"
+                                                                                      if request else " (it is empty)"))
+        problems = (anthropic_problems if api == "anthropic" else openai_problems)(request)
+        if problems:
+            return 400, self._error(api, 400, "; ".join(what for _, what in problems), param=problems[0][0])
+        return None
+
+    @staticmethod
+    def _error(api: str, status: int, message: str, param: str | None = None, code: str | None = None) -> dict:
+        """Write an error in the API's shape, the type as each names it for this status."""
+        if api == "anthropic":
+            return anthropic_error({401: "authentication_error", 404: "not_found_error", 500: "api_error"}.get(
+                status, "invalid_request_error"), message)
+        return openai_error(message, "server_error" if status == 500 else "invalid_request_error", param, code)
+
+
+def _loopback_server(respond):
+    """Build interfaces' LoopbackServer answering with `respond` (imported here: importing bfcl_lab starts nothing
+    and imports no other lab module until a server or a dialect is needed)."""
+    import interfaces
+
+    class Served(interfaces.LoopbackServer):
+        software = "StandIn/1.0"
+
+        def respond(self, method: str, target: str, headers, body: bytes):
+            return respond(method, target, headers, body)
+
+    return Served()
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7d. A real model in any loop of the lab: APIModel, the conversation in each vendor's form ---
 # ---------------------------------------------------------------------------------------------
 # run_agent (tool_core) asks a model for its next Turn. APIModel is that model on an API: natively, the tools go
 # in the vendor's field and the conversation is rewritten in the vendor's form on every request (the assistant
