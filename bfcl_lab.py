@@ -2851,8 +2851,9 @@ def turn_from_text(text: str, native: bool) -> Turn:
 
 def lm_messages(conversation: Conversation) -> list[dict]:
     """Write a conversation as a text model of the lab reads it (tool_core's messages, the text protocol): calls as
-    <tool_call> text, a call's results as one tool message of <tool_result> blocks; in native mode the tools (and a
-    tool_choice other than auto) go in the system prompt."""
+    <tool_call> text, a call's results as one tool message of <tool_result> blocks (also where a text-protocol
+    client sent them as a user turn, as it must over a chat API); in native mode the tools (and a tool_choice
+    other than auto) go in the system prompt."""
     out, system = [], ""
     if conversation.tools:
         tools = [tool_core.Tool(t["name"], t["description"], t["parameters"], lambda **a: a) for t in conversation.tools]
@@ -2865,6 +2866,9 @@ def lm_messages(conversation: Conversation) -> list[dict]:
         elif m["role"] == "assistant":
             written = [m["content"]] + [tool_core.call_text(c.name, c.arguments) for c in m.get("calls", [])]
             out.append({"role": "assistant", "content": "\n".join(w for w in written if w)})
+        elif m["role"] == "user" and tool_core.parse_tool_results(m["content"] or "") and \
+                (m["content"] or "").lstrip().startswith("<tool_result"):
+            out.append({"role": "tool", "content": m["content"]})  # the text protocol sends results as a user turn
         else:
             out.append({"role": m["role"], "content": m["content"]})
     if system and out and out[0]["role"] == "system":
@@ -3111,13 +3115,13 @@ class APIModel:
         if self.anthropic:
             body |= {"system": system, "messages": history}
             headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.backend.secret} if self.backend.secret else {})
-            data = self.backend.post(self.backend.url, headers, body)
+            data = self._send(headers, body)
             raw = {"role": "assistant", "content": data.get("content")}
             stop = data.get("stop_reason") or ""
         else:
             body["messages"] = [{"role": "system", "content": system}] + history
             headers = {"authorization": f"Bearer {self.backend.secret}"} if self.backend.secret else {}
-            data = self.backend.post(self.backend.url, headers, body)
+            data = self._send(headers, body)
             choice = (data.get("choices") or [{}])[0] if isinstance(data.get("choices"), list) else {}
             message = choice.get("message") if isinstance(choice, dict) and isinstance(choice.get("message"), dict) else {}
             raw = {"role": "assistant", "content": message.get("content")} | (
@@ -3134,6 +3138,16 @@ class APIModel:
             return tool_core.Turn(turn.text, turn.calls, stop or turn.stop_reason, usage, text)
         text, calls = _read_native(dialect, raw, self.backend.url)
         return tool_core.Turn(text, calls, stop, usage, raw)
+
+    def _send(self, headers: dict, body: dict) -> dict:
+        """POST the request; streamed (the backend's stream=True), the events are read back into the same answer."""
+        backend = self.backend
+        if not backend.stream:
+            return backend.post(backend.url, headers, body)
+        if self.anthropic:
+            return backend.post(backend.url, headers, body | {"stream": True}, read_anthropic_stream)
+        return backend.post(backend.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
+                            read_openai_stream)
 
 
 def vendor_messages(dialect, messages: list[dict], native: bool) -> tuple[str, list[dict]]:

@@ -169,6 +169,71 @@ class MCPHost(unittest.TestCase):
         self.assertEqual(len(api.requests), 1)  # the server's one request to the backend, with the key in its header
 
 
+def backends(server) -> list[tuple[str, object]]:
+    """Every way to reach the stand-in: both APIs, streamed and not."""
+    return [(f"{api}{', streamed' if stream else ''}", make(stream))
+            for api, make in (("anthropic", lambda stream: AnthropicBackend("sk-stand-in", base_url=server.url,
+                                                                             stream=stream)),
+                              ("openai", lambda stream: OpenAIBackend(server.url + "/v1", "sk-stand-in", stream=stream)))
+            for stream in (False, True)]
+
+
+class OverTheWire(unittest.TestCase):
+    """The loops end to end against the stand-in server (bfcl_lab.StandIn), which refuses any request that breaks a
+    vendor's rules: both APIs, both modes, streamed and not."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = bfcl_lab.StandIn(lambda conversation: cls.policy(conversation), key="sk-stand-in").start()
+        cls.addClassCleanup(cls.server.stop)
+
+    def play(self, lm) -> None:
+        type(self).policy = staticmethod(bfcl_lab.policy_from_lm(lm))
+
+    def test_run_agent_in_both_modes(self):
+        replies = [tool_core.call_text("get_incident", {"code": "E-1474"})
+                   + tool_core.call_text("get_substation", {"substation_id": "SS-218"}), "Both looked up."]
+        for label, backend in backends(self.server):
+            for native in (True, False):
+                with self.subTest(label, native=native):
+                    self.play(tool_core.ScriptedLM(list(replies)))
+                    before = len(self.server.log)
+                    t = tool_core.run_agent(APIModel(backend, native=native), tool_core.orrin_grid_registry()[0], "q")
+                    self.assertEqual((t.stop_reason, t.final_answer), ("final_answer", "Both looked up."))
+                    self.assertEqual([(c.name, c.ok) for c in t.calls], [("get_incident", True), ("get_substation", True)])
+                    self.assertEqual([entry.status for entry in self.server.log[before:]], [200, 200])
+                    self.assertGreater(t.usage["input_tokens"], 0)
+
+    def test_a_tau_bench_trial_with_the_model_as_the_agent(self):
+        task = next(t for t in service_env.TASKS if t.id == "T1")
+        careful = service_env.Knobs(**{name: 0.0 for name in service_env.Knobs().__dict__})
+        for label, backend in backends(self.server)[::3]:  # anthropic, and openai streamed
+            for native in (True, False):
+                with self.subTest(label, native=native):
+                    agent = service_env.ToyAgent(task, careful, __import__("random").Random(0))
+                    self.play(tool_core.ScriptedLM(agent))
+                    trial = service_env.run_trial(task, careful, 0, 0, model=APIModel(backend, native=native))
+                    self.assertTrue(trial.success, trial.reason)
+                    self.assertEqual(trial.modes, [])
+
+    def test_an_mcp_host_with_the_agents_token(self):
+        import interfaces
+        with interfaces.CardinalServer() as backend:
+            api = backend.api
+            server = interfaces.MCPCoreServer(interfaces.cardinal_tools(backend.url, api.token, api.spec),
+                                              tokens=interfaces.DEMO_TOKENS)
+            client = interfaces.MCPCoreClient(interfaces.InProcess(server.session(next(iter(interfaces.DEMO_TOKENS)))))
+            self.addCleanup(client.close)
+            client.initialize()
+            client.list_tools()
+            self.play(tool_core.ScriptedLM([tool_core.call_text("list_people", {"team": "firmware"}), "Two people."]))
+            before = len(self.server.log)
+            label, model = backends(self.server)[1]  # anthropic, streamed
+            t = tool_core.run_agent(APIModel(model), client.registry(), "Who is on the firmware team?")
+        self.assertEqual((t.stop_reason, t.final_answer, t.calls[0].ok), ("final_answer", "Two people.", True))
+        self.assertNotIn(api.token, repr([entry.request for entry in self.server.log[before:]]))
+
+
 class DotEnv(unittest.TestCase):
     def test_names_and_values_and_a_bad_line_reported_without_its_value(self):
         with tempfile.TemporaryDirectory() as folder:
