@@ -32,6 +32,8 @@ BFCL examples), each chapter with the script and demo that show it:
      7d: APIModel, a backend as a model of tool_core's loop (run_agent, service_env's trials, an
      MCP host), natively or in the text protocol: the conversation rewritten in the vendor's form on
      each request, a request budget, token usage; keys from the environment or a .env file.
+     7e: the real-model chapter of scripts/07 (demo_ask, demo_harness, demo_tau_real,
+     demo_mcp_host): the lecture's loops on any model, offline on the stand-in.
      The one lab module imported is interfaces (its dialects, coupling rule, SSE reader and
      loopback server), inside the functions that need it.
   Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
@@ -1788,16 +1790,16 @@ def demo_real(backend, dialect=None, tool_choice: str | dict | None = None, para
 
 # Handout 001, figure by figure: what `scripts/07_real_llm.py --vs-handout` prints, and README's table
 HANDOUT_07: list[HandoutFigure] = [
-    HandoutFigure(0, "§9", "what to install", "pip install anthropic", r"(No SDK) to install: a real API",
+    HandoutFigure(3, "§9", "what to install", "pip install anthropic", r"(No SDK) to install: a real API",
                   "the lab calls the Anthropic and OpenAI-compatible APIs over urllib, so nothing needs installing"),
-    HandoutFigure(0, "§9", "questions put to the model", "the nine of §7.1", r"AST \d+/(\d+), execution"),
-    HandoutFigure(0, "§9", "how the tools are offered",
+    HandoutFigure(3, "§9", "questions put to the model", "the nine of §7.1", r"AST \d+/(\d+), execution"),
+    HandoutFigure(3, "§9", "how the tools are offered",
                   "the text protocol of §5.5 (not native function calling)", r"through (the text protocol)\."),
-    HandoutFigure(0, "§9", "the question to watch for two calls at once (the handout: C4)",
+    HandoutFigure(3, "§9", "the question to watch for two calls at once (the handout: C4)",
                   "C4", r"(?m)^(parallel_\d)\s",
                   "the lab names BFCL's questions by category and index (simple_0 ... irrelevance_1); parallel_0 is "
                   "the sixth, so not even the position is 4"),
-    HandoutFigure(0, "§9", "the questions to watch for holding back (the handout: C6 and C9)",
+    HandoutFigure(3, "§9", "the questions to watch for holding back (the handout: C6 and C9)",
                   "C6, C9", r"(?m)^(irrelevance_0)\s",
                   "the same naming; irrelevance_0 and irrelevance_1 are the eighth and ninth questions"),
 ]
@@ -3084,16 +3086,17 @@ class APIModel:
     (every loop that uses this model); `requests` and `usage` count what was spent.
     """
 
-    def __init__(self, backend: HTTPBackend, native: bool = True, max_requests: int = 50):
+    def __init__(self, backend: HTTPBackend, native: bool = True, max_requests: int = 200):
         if not isinstance(backend, (AnthropicBackend, OpenAIBackend)):
             raise TypeError(f"APIModel needs an AnthropicBackend or OpenAIBackend, got {type(backend).__name__}")
         self.backend, self.native, self.max_requests = backend, native, max_requests
         self.requests, self.usage = 0, {}
+        self.exchanges: list[tuple[dict, dict]] = []  # (request body, answer) of every request: no key is in them
         self.anthropic = isinstance(backend, AnthropicBackend)
 
     def __repr__(self) -> str:
-        return (f"APIModel({self.backend.model}, {'native' if self.native else 'text protocol'}, "
-                f"{self.requests}/{self.max_requests} requests)")
+        return (f"APIModel({self.backend.model}, {'native' if self.native else 'text protocol'}"
+                f"{', streamed' if self.backend.stream else ''}, {self.requests}/{self.max_requests} requests)")
 
     def turn(self, messages: list[dict], tools: list[tool_core.Tool] = (), tool_choice: str = "auto") -> tool_core.Turn:
         """Send the conversation so far; return the model's next turn (an LLMError when the API fails)."""
@@ -3143,11 +3146,14 @@ class APIModel:
         """POST the request; streamed (the backend's stream=True), the events are read back into the same answer."""
         backend = self.backend
         if not backend.stream:
-            return backend.post(backend.url, headers, body)
-        if self.anthropic:
-            return backend.post(backend.url, headers, body | {"stream": True}, read_anthropic_stream)
-        return backend.post(backend.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
-                            read_openai_stream)
+            answer = backend.post(backend.url, headers, body)
+        elif self.anthropic:
+            answer = backend.post(backend.url, headers, body | {"stream": True}, read_anthropic_stream)
+        else:
+            answer = backend.post(backend.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
+                                  read_openai_stream)
+        self.exchanges.append((body, answer))
+        return answer
 
 
 def vendor_messages(dialect, messages: list[dict], native: bool) -> tuple[str, list[dict]]:
@@ -3232,6 +3238,137 @@ def read_dotenv(path: str = ".env") -> dict[str, str]:
                 value = value[1:-1]
             found[name.strip()] = value
     return found
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 7e. The real-model chapter (scripts/07_real_llm.py): the lecture's loops on any model ---
+# ---------------------------------------------------------------------------------------------
+# Each part takes an APIModel (a live API, a local server, or the stand-in) and `play`, which hands the stand-in
+# the scripted model a part needs (a no-op when the model is live): the same code runs offline and for real.
+
+ASK = "New papers on constrained decoding?"
+
+
+def ask_lm(question: str):
+    """The offline model of part 1: search the offline arXiv for the question's topic, then answer citing ids."""
+    topic = re.sub(r"^(new |recent |the newest )?papers? (on|about) ", "", question.strip().lower()).rstrip("?. ")
+
+    def reply(messages: list[dict]) -> str:
+        if messages[-1]["role"] != "tool":
+            return tool_core.call_text("arxiv_search", {"query": topic, "max_results": 3})
+        found = re.findall(r"(?m)^(\d{4}\.\d{4,5})\s+(.+?) \((\d{4})\)", messages[-1]["content"])
+        if not found:
+            return f"I found no paper on {topic} in the archive."
+        return "The newest I found: " + "; ".join(f"{title} ({pid}, {year})" for pid, title, year in found) + "."
+    return tool_core.ScriptedLM(reply)
+
+
+@tool_core.preformatted
+def demo_ask(model: APIModel, play=lambda lm: None, question: str = ASK) -> str:
+    """Part 1, the round trip of slides 003's demonstration 1: a question, the offline arXiv as the tool, every
+    request and answer as the exact JSON on the wire, and the ids the answer cites checked against the results."""
+    import interfaces
+    store = interfaces.PaperStore()
+    registry = ToolRegistry([interfaces.search_tools(store)[1], interfaces.abstract_tool(store)])
+    play(ask_lm(question))
+    start = len(model.exchanges)
+    t = tool_core.run_agent(model, registry, question)
+    out = [f"question: {question}   ({model!r})"]
+    for n, (request, answer) in enumerate(model.exchanges[start:], 1):
+        out += [f"request {n}: " + json.dumps(request, ensure_ascii=False), f"answer {n}: "
+                + json.dumps(answer, ensure_ascii=False)]
+    shown = " ".join(m["content"] for m in t.messages if m["role"] == "tool")
+    cited = re.findall(r"\b\d{4}\.\d{4,5}\b", t.final_answer or "")
+    real = [i for i in cited if i in shown]
+    return "\n".join(out + [
+        f"answer: {t.final_answer}" if t.final_answer is not None else f"no answer: {t.stop_reason}",
+        f"{t.steps} requests, {len(t.calls)} call(s); the answer cites {len(cited)} id(s), {len(real)} of them in the "
+        "search results it was given (an id it was not given would be invented)."])
+
+
+HARNESS_TASKS = [  # (what it shows, the question, the offline model's replies: tool_core's demo 3 of script 03)
+    ("parallel calls", "What caused E-1474, and who maintains SS-218?",
+     [tool_core.call_text("get_incident", {"code": "E-1474"}) + "\n"
+      + tool_core.call_text("get_substation", {"substation_id": "SS-218"}),
+      "E-1474 was a relay fault at SS-218, now resolved; Dana Okafor maintains SS-218."]),
+    ("relevance", "What's the weather in Stanford tomorrow?",
+     ["I can't check the weather: none of my tools gives forecasts."]),
+    ("correction", "Open an urgent ticket for SS-218: the relay trips twice an hour.",
+     [tool_core.call_text("create_ticket", {"substation_id": "SS-218", "summary": "relay trips twice an hour",
+                                            "priority": "urgent"}),
+      tool_core.call_text("create_ticket", {"substation_id": "SS-218", "summary": "relay trips twice an hour",
+                                            "priority": "high"}),
+      "Done: a ticket is open for SS-218 with high priority."]),
+]
+
+
+@tool_core.preformatted
+def demo_harness(models: dict[str, APIModel], play=lambda lm: None) -> str:
+    """Part 2, script 03's harness tasks on the model in each mode: what it called, what came back, how it ended."""
+    rows = []
+    for what, question, replies in HARNESS_TASKS:
+        for mode, model in models.items():
+            registry, grid = tool_core.orrin_grid_registry()
+            play(tool_core.ScriptedLM(list(replies)))
+            t = tool_core.run_agent(model, registry, question)
+            calls = ", ".join(f"{c.name} {'ok' if c.ok else c.error_kind}" for c in t.calls) or "none"
+            rows.append([what, mode, t.steps, calls, f"{t.stop_reason}; tickets: {len(grid.tickets)}"])
+    return "\n".join([format_table(["task", "mode", "requests", "calls", "how it ended"], rows, [0, 0, 0, 44, 0]),
+                      "Natively the calls come in the API's own fields, with its ids; in the text protocol the lab's "
+                      "parser reads them\nfrom the reply. Either way every call of a reply is answered in the next "
+                      "message, and a wrong one gets its error to correct."])
+
+
+@tool_core.preformatted
+def demo_tau_real(model: APIModel, play=lambda lm: None, trials: int = 2, seed: int = 0) -> str:
+    """Part 4, the mini tau-bench with this model as the agent: trials per task graded by the final state, pass^k,
+    and the failure modes read off each trajectory (the simulated customer stays scripted)."""
+    import random
+    import service_env
+    runs = {}
+    for task in service_env.TASKS:
+        runs[task.id] = []
+        for trial in range(trials):
+            play(tool_core.ScriptedLM(service_env.ToyAgent(task, service_env.Knobs(),
+                                                           random.Random(f"{seed}:{task.id}:{trial}"))))
+            runs[task.id].append(service_env.run_trial(task, service_env.Knobs(), seed, trial, model=model))
+    rows = [[task.id, task.title, f"{sum(t.success for t in runs[task.id])}/{trials}",
+             ", ".join(sorted({m for t in runs[task.id] for m in t.modes})) or "none"] for task in service_env.TASKS]
+    total = sum(len(ts) for ts in runs.values())
+    wins = sum(t.success for ts in runs.values() for t in ts)
+    return "\n".join([format_table(["task", "what", "state-based", "failure modes"], rows),
+                      f"Success by final database state: {wins}/{total}; mean pass^{trials} = "
+                      f"{float(service_env.mean_estimate(runs, trials, service_env.pass_hat_k)):.2f}, pass^1 = "
+                      f"{float(service_env.mean_estimate(runs, 1, service_env.pass_hat_k)):.2f}."])
+
+
+@tool_core.preformatted
+def demo_mcp_host(model: APIModel, play=lambda lm: None) -> str:
+    """Part 5, an MCP host: the model uses the Cardinal MCP server's tools through the lab's MCPClient over stdio
+    (`python3 interfaces.py serve`); the server holds the backend key, which no message to the model carries."""
+    import interfaces
+    import os
+    import secrets
+    import sys
+    key = secrets.token_urlsafe(18)  # the backend key the server is launched with, to look for in every request
+    client = interfaces.MCPClient(interfaces.Stdio([sys.executable, interfaces.__file__, "serve"],
+                                                   env=dict(os.environ, CARDINAL_API_KEY=key)))
+    try:
+        client.initialize()
+        client.list_tools()
+        play(tool_core.ScriptedLM([tool_core.call_text("list_people", {"team": "firmware"}),
+                                   "Two people: Ada Quist and Bo Lindqvist."]))
+        start = len(model.exchanges)
+        t = tool_core.run_agent(model, client.registry(), "Who is on the firmware team?")
+    finally:
+        client.close()
+    key_seen = key in json.dumps([request for request, _ in model.exchanges[start:]])
+    return "\n".join([
+        f"MCP server: {client.server_info.get('name', '?')} over stdio, {len(client.tools)} tools: "
+        f"{', '.join(tool['name'] for tool in client.tools)}",
+        f"answer: {t.final_answer}",
+        f"{t.steps} requests to the model, {len(t.calls)} tools/call; the backend key in a request to the model: "
+        f"{'yes' if key_seen else 'no'}."])
 
 
 # ---------------------------------------------------------------------------------------------

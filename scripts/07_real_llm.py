@@ -1,4 +1,17 @@
-"""Code 07: the nine BFCL questions of demo 1 put to a real model, with no SDK (lecture 001 section 9).
+"""Code 07: a real model in the lecture's loops, with no SDK (lecture 001 section 9; slides 003, demonstration 1).
+
+Five parts (--part picks one; all by default). Offline, parts 1, 2, 4 and 5 run against bfcl_lab.StandIn, the
+lab's stand-in for both APIs on 127.0.0.1 (every request checked as the vendor checks it, answered by the lab's
+scripted models), so the output shows the real exchange; with a key or a local server they run on that model:
+  1 ask      the round trip: --ask "..." with the offline arXiv search as the tool, each request and answer as JSON
+  2 harness  script 03's tasks (parallel calls, relevance, self-correction), natively and in the text protocol
+  3 bfcl     the nine BFCL questions, graded by AST and by execution (offline: model A's replies)
+  4 tau      the mini tau-bench with the model as the agent: --trials K per task, graded by the final state
+  5 mcp      an MCP host: the model uses the Cardinal MCP server's tools through MCPClient over stdio
+--stream reads each answer as the API's event stream; --max-requests bounds a run's model requests (a part that
+would pass it stops with an error); the requests and tokens spent are printed at the end.
+
+Part 3 in detail:
 
 The questions go out in the text protocol (the tools in the system prompt, calls as <tool_call>
 text, stop sequence <tool_result): the setting of a harness whose model interface is only
@@ -29,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bfcl_lab  # noqa: E402
 import tool_core  # noqa: E402
+
+PARTS = ("ask", "harness", "bfcl", "tau", "mcp")
 
 
 def backend_for(args: argparse.Namespace):
@@ -82,8 +97,15 @@ def main() -> int:
     parser.add_argument("--no-parallel", action="store_true", help="with --native: at most one call per reply")
     parser.add_argument("--max-tokens", type=int, default=512, help="the reply budget (default 512)")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds any one network read may wait (urllib's socket timeout; default 60)")
+    parser.add_argument("--part", choices=PARTS + ("all",), default="all", help="which part to run (default: all)")
+    parser.add_argument("--ask", default=bfcl_lab.ASK, help=f"part 1's question (default: {bfcl_lab.ASK!r})")
+    parser.add_argument("--trials", type=int, default=2, help="part 4's trials per task (default 2)")
+    parser.add_argument("--stream", action="store_true", help="read each answer as the API's event stream")
+    parser.add_argument("--max-requests", type=int, default=200, help="the most model requests of the run (default 200)")
     tool_core.add_vs_handout(parser)
     args = parser.parse_args()
+    if args.trials < 1 or args.max_requests < 1:
+        parser.error("--trials and --max-requests must be at least 1")
     if (args.tool_choice or args.no_parallel) and not args.native:
         parser.error("--tool-choice and --no-parallel are sent natively: add --native")
     backend = backend_for(args)
@@ -96,15 +118,54 @@ def main() -> int:
         except ValueError as exc:
             parser.error(str(exc))
     note = offline_note(args, parser) if isinstance(backend, bfcl_lab.ToyBackend) else ""
+    bfcl = ("Demo 3. The nine BFCL questions, graded",
+            lambda: "\n".join(filter(None, [note, bfcl_lab.demo_real(backend, dialect, choice, parallel)])))
+    wanted = PARTS if args.part == "all" else (args.part,)
+    stand_in, models = None, {}
     try:
-        tool_core.print_demos([("The nine BFCL questions, graded",
-                                lambda: "\n".join(filter(None, [note, bfcl_lab.demo_real(backend, dialect, choice,
-                                                                                          parallel)])))],
-                              tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
+        if set(wanted) - {"bfcl"}:
+            stand_in, models, play = loop_models(args, backend)
+        sections = {"ask": ("Demo 1. The round trip, live: a question, the arXiv search, each request as JSON",
+                            lambda: bfcl_lab.demo_ask(models["native"], play, args.ask)),
+                    "harness": ("Demo 2. The harness on the model: parallel calls, relevance, correction",
+                                lambda: bfcl_lab.demo_harness(models, play)),
+                    "bfcl": bfcl,
+                    "tau": ("Demo 4. The mini tau-bench with the model as the agent",
+                            lambda: bfcl_lab.demo_tau_real(models["native"], play, args.trials)),
+                    "mcp": ("Demo 5. An MCP host: the model on the Cardinal MCP server's tools",
+                            lambda: bfcl_lab.demo_mcp_host(models["native"], play))}
+        tool_core.print_demos([sections[part] for part in wanted], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
+        if models:
+            spent = [m for m in models.values()]
+            tokens = {k: sum(m.usage.get(k, 0) for m in spent) for k in ("input_tokens", "output_tokens")}
+            print(f"\n[{sum(m.requests for m in spent)} model requests; tokens reported: {tokens['input_tokens']:,} in, "
+                  f"{tokens['output_tokens']:,} out{' (the stand-in counts with count_tokens)' if stand_in else ''}]")
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if stand_in is not None:
+            stand_in.stop()
     return 0
+
+
+def loop_models(args: argparse.Namespace, backend):
+    """The models of parts 1, 2, 4 and 5: natively and in the text protocol, on the chosen API, or offline on the
+    stand-in (returned, to be stopped) whose scripted model each part sets with play(lm)."""
+    budget = {"max_requests": args.max_requests}
+    if isinstance(backend, bfcl_lab.ToyBackend):
+        current = {}
+        stand_in = bfcl_lab.StandIn(lambda conversation: current["policy"](conversation)).start()
+        api = bfcl_lab.AnthropicBackend("", base_url=stand_in.url, model="stand-in (the lab's scripted models)",
+                                        stream=args.stream)
+
+        def play(lm):
+            current["policy"] = bfcl_lab.policy_from_lm(lm)
+        return stand_in, {"native": bfcl_lab.APIModel(api, **budget),
+                          "text protocol": bfcl_lab.APIModel(api, native=False, **budget)}, play
+    backend.stream = args.stream
+    return None, {"native": bfcl_lab.APIModel(backend, **budget),
+                  "text protocol": bfcl_lab.APIModel(backend, native=False, **budget)}, lambda lm: None
 
 
 if __name__ == "__main__":

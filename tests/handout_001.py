@@ -136,11 +136,11 @@ FIGURES = [
     ('06', 4, '§7.3', '0'),
     ('06', 2, '§11', '78.1%'),
     ('06', 2, '§11', '92.2%'),
-    ('07', 0, '§9', 'the nine of §7.1'),
-    ('07', 0, '§9', 'the text protocol of §5.5 (not native function calling)'),
-    ('07', 0, '§9', 'C4'),
-    ('07', 0, '§9', 'C6, C9'),
+    ('07', 3, '§9', 'the nine of §7.1'),
+    ('07', 3, '§9', 'the text protocol of §5.5 (not native function calling)'),
+    ('07', 3, '§9', 'C4'),
+    ('07', 3, '§9', 'C6, C9'),
     ("06", 2, "§7.3", "5"),  # tools of the mini tau-bench
     ("06", 2, "§7.3", "5"),  # rules of the policy
-    ("07", 0, "§9", "pip install anthropic"),
+    ("07", 3, "§9", "pip install anthropic"),
 ]

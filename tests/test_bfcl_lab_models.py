@@ -5,6 +5,7 @@ Anthropic Messages and OpenAI Chat Completions references), so every request bod
 conversation rewritten in the vendor's form, the assistant turn echoed as the API sent it, every call answered by its
 id in the next message. No network; the stand-in server's tests run the same loop over HTTP.
 """
+import json
 import os
 import sys
 import tempfile
@@ -12,8 +13,10 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for script_runs, however the tests are started
 
 import bfcl_lab  # noqa: E402
+import script_runs  # noqa: E402
 import service_env  # noqa: E402
 import tool_core  # noqa: E402
 from bfcl_lab import AnthropicBackend, APIModel, LLMError, OpenAIBackend  # noqa: E402
@@ -232,6 +235,85 @@ class OverTheWire(unittest.TestCase):
             t = tool_core.run_agent(APIModel(model), client.registry(), "Who is on the firmware team?")
         self.assertEqual((t.stop_reason, t.final_answer, t.calls[0].ok), ("final_answer", "Two people.", True))
         self.assertNotIn(api.token, repr([entry.request for entry in self.server.log[before:]]))
+
+
+class Chapter(unittest.TestCase):
+    """Script 07's parts (bfcl_lab 7e) on the stand-in, each figure they print recounted here."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.current = {}
+        cls.server = bfcl_lab.StandIn(lambda conversation: cls.current["policy"](conversation)).start()
+        cls.addClassCleanup(cls.server.stop)
+        cls.api = AnthropicBackend("", base_url=cls.server.url, model="stand-in")
+
+    def play(self, lm) -> None:
+        self.current["policy"] = bfcl_lab.policy_from_lm(lm)
+
+    def test_part_1_prints_each_exchange_and_checks_the_cited_ids(self):
+        model = APIModel(self.api)
+        text = bfcl_lab.demo_ask(model, self.play)
+        requests = [line for line in text.splitlines() if line.startswith("request ")]
+        self.assertEqual(len(requests), 2)
+        self.assertEqual(len(model.exchanges), 2)
+        self.assertEqual(requests[1], "request 2: " + json.dumps(model.exchanges[1][0], ensure_ascii=False))
+        self.assertIn("the answer cites 3 id(s), 3 of them in the search results", text)
+
+        def inventing(messages):
+            return (tool_core.call_text("arxiv_search", {"query": "decoding"}) if messages[-1]["role"] != "tool"
+                    else "See 9999.99999 and 2411.15100.")
+        text = bfcl_lab.demo_ask(APIModel(self.api), lambda lm: self.play(tool_core.ScriptedLM(inventing)))
+        self.assertIn("the answer cites 2 id(s), 1 of them in the search results", text)
+
+    def test_part_2_each_task_in_both_modes(self):
+        models = {"native": APIModel(self.api), "text protocol": APIModel(self.api, native=False)}
+        lines = bfcl_lab.demo_harness(models, self.play).splitlines()[2:]
+        table = [[cell.strip() for cell in line.split("  ") if cell.strip()] for line in lines if line[:1].isalpha()][:6]
+        self.assertEqual([row[:3] for row in table], [[what, mode, steps] for what, steps in
+                                                      (("parallel calls", "2"), ("relevance", "1"), ("correction", "3"))
+                                                      for mode in ("native", "text protocol")])
+        self.assertEqual(table[0][3], "get_incident ok, get_substation ok")
+        self.assertEqual(table[2][3:], ["none", "final_answer; tickets: 0"])
+        self.assertEqual(table[4][3], "create_ticket invalid_arguments,")  # the cell wraps: then create_ticket ok
+        self.assertEqual(models["native"].requests, 6)  # 2 + 1 + 3, the steps of each run
+
+    def test_part_4_on_the_wire_grades_as_the_toy_agent_does_directly(self):
+        text = bfcl_lab.demo_tau_real(APIModel(self.api), self.play, trials=1)
+        for task in service_env.TASKS:
+            direct = service_env.run_trial(task, service_env.Knobs(), 0, 0)
+            with self.subTest(task.id):
+                self.assertRegex(text, rf"(?m)^{task.id}\s+{task.title}\s+{int(direct.success)}/1\s")
+
+    def test_part_5_the_key_stays_in_the_server(self):
+        model = APIModel(self.api)
+        text = bfcl_lab.demo_mcp_host(model, self.play)
+        self.assertIn("3 tools: list_people, list_teams, make_digest", text)
+        self.assertIn("2 requests to the model, 1 tools/call; the backend key in a request to the model: no.", text)
+
+
+SCRIPT07 = str(Path(__file__).resolve().parent.parent / "scripts" / "07_real_llm.py")
+STREAMED_ASK = (SCRIPT07, "--toy", "--part", "ask", "--stream", "--ask", "Papers about tool learning?")
+TINY_BUDGET = (SCRIPT07, "--toy", "--part", "ask", "--max-requests", "1")
+for _run in (STREAMED_ASK, TINY_BUDGET):
+    script_runs.queue_command(*_run)  # run beside the tests, in tests/script_runs.py's helper process
+
+
+class Script07(unittest.TestCase):
+    """scripts/07_real_llm.py's own flags reach the parts: --part, --stream, --ask, --max-requests."""
+
+    def test_one_part_streamed_with_its_own_question(self):
+        code, out, err = script_runs.command(*STREAMED_ASK)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out.count("=== "), 1)
+        self.assertIn("question: Papers about tool learning?   (APIModel(stand-in (the lab's scripted models), native, "
+                      "streamed, ", out)
+        self.assertIn('"query": "tool learning"', out)
+        self.assertRegex(out, r"\[2 model requests; tokens reported: [\d,]+ in, [\d,]+ out")
+
+    def test_a_budget_too_small_stops_the_run_with_an_error(self):
+        code, out, err = script_runs.command(*TINY_BUDGET)
+        self.assertEqual(code, 2)
+        self.assertEqual(err, "error: the budget of 1 model requests is used up\n")
 
 
 class DotEnv(unittest.TestCase):

@@ -851,7 +851,7 @@ class ScriptInProcess(unittest.TestCase):
         for flags, mode, native in table:
             with self.subTest(flags=flags), mock.patch.object(bfcl_lab, "AnthropicBackend", LocalAnthropic), \
                     mock.patch.dict(os.environ, {"ANTHROPIC_API_KEY": KEY}), \
-                    mock.patch.object(sys, "argv", ["07_real_llm.py", *flags]), redirect_stdout(io.StringIO()) as out:
+                    mock.patch.object(sys, "argv", ["07_real_llm.py", "--part", "bfcl", *flags]), redirect_stdout(io.StringIO()) as out:
                 api.reset()
                 self.assertEqual(self.script.main(), 0)
                 self.assertIn(f"Model: {bfcl_lab.ANTHROPIC_MODEL}, {mode}", out.getvalue())
@@ -866,7 +866,7 @@ class ScriptInProcess(unittest.TestCase):
     def test_native_through_an_openai_server(self):
         api = FakeAPI(self)
         with mock.patch.dict(os.environ, {"OPENAI_API_KEY": KEY}), redirect_stdout(io.StringIO()) as out, \
-                mock.patch.object(sys, "argv", ["07_real_llm.py", "--base-url", api.base + "/v1", "--native"]):
+                mock.patch.object(sys, "argv", ["07_real_llm.py", "--part", "bfcl", "--base-url", api.base + "/v1", "--native"]):
             self.assertEqual(self.script.main(), 0)
         self.assertIn(f"Model: {bfcl_lab.OPENAI_MODEL}, through native tool calling.", out.getvalue())
         self.assertIn("AST 9/9, execution 9/9.", out.getvalue())
@@ -880,7 +880,7 @@ class ScriptInProcess(unittest.TestCase):
     def test_an_api_error_is_one_line_on_stderr(self):
         api = FakeAPI(self, steps=[echo_headers(401)])
         with mock.patch.dict(os.environ, {"OPENAI_API_KEY": KEY}), \
-                mock.patch.object(sys, "argv", ["07_real_llm.py", "--base-url", api.base + "/v1"]), \
+                mock.patch.object(sys, "argv", ["07_real_llm.py", "--part", "bfcl", "--base-url", api.base + "/v1"]), \
                 redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
             self.assertEqual(self.script.main(), 2)
         self.assertTrue(err.getvalue().startswith(f"error: HTTP 401 from {api.base}/v1/chat/completions: "))
@@ -993,7 +993,7 @@ class Script(unittest.TestCase):
     def setUpClass(cls):
         cls.text_api = FakeAPI(None, model=model_saying({"Convert 100 degrees Fahrenheit to Celsius.": (CUT_CALL, [], "max")}))
         cls.runs = {"default": script_runs.result("07_real_llm.py"),
-                    "text": cls.in_process("--base-url", cls.text_api.base + "/v1", "--model", "fake-7b",
+                    "text": cls.in_process("--part", "bfcl", "--base-url", cls.text_api.base + "/v1", "--model", "fake-7b",
                                            "--max-tokens", "99")}
 
     @staticmethod
@@ -1008,10 +1008,10 @@ class Script(unittest.TestCase):
         return script_runs.Result(code, out.getvalue(), err.getvalue())
 
     def test_exit_codes_and_what_they_print(self):
-        refused = self.in_process("--base-url", f"http://127.0.0.1:{closed_port(self)}/v1", "--timeout", "2",
+        refused = self.in_process("--part", "bfcl", "--base-url", f"http://127.0.0.1:{closed_port(self)}/v1", "--timeout", "2",
                                   env={"OPENAI_API_KEY": KEY})
         table = [  # (run, exit code, on stdout, on stderr)
-            ("default", 0, ["=== The nine BFCL questions, graded ===",
+            ("default", 0, ["=== Demo 3. The nine BFCL questions, graded ===",
                             "Model: toy (model A of demo 1), through the text protocol.",
                             "AST 7/9, execution 8/9."], []),  # model A: demo 1's figures
             ("text", 0, ["Model: fake-7b, through the text protocol.", "AST 8/9, execution 8/9.",
@@ -1029,7 +1029,7 @@ class Script(unittest.TestCase):
                 if code:
                     self.assertTrue(done.stderr.startswith("error: "), done.stderr)
                     self.assertEqual(done.stderr.count("\n"), 1)
-                    self.assertEqual(done.stdout.strip(), "=== The nine BFCL questions, graded ===")
+                    self.assertEqual(done.stdout.strip(), "=== Demo 3. The nine BFCL questions, graded ===")
                 else:
                     self.assertEqual(done.stderr, "")
                 self.assertNotIn("Traceback", done.stderr)

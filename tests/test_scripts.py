@@ -211,9 +211,9 @@ class NewDemos(unittest.TestCase):
         for arguments, line in cases:
             with self.subTest(arguments=arguments), mock.patch.object(bfcl_lab, "demo_real",
                                                                       mock.Mock(return_value="the table")):
-                code, out, err = in_process(SCRIPTS / "07_real_llm.py", *arguments)
+                code, out, err = in_process(SCRIPTS / "07_real_llm.py", "--part", "bfcl", *arguments)
                 self.assertEqual((code, err), (0, ""))
-                lines = sections(out)["The nine BFCL questions, graded"].splitlines()
+                lines = sections(out)["Demo 3. The nine BFCL questions, graded"].splitlines()
                 self.assertEqual(lines[-1], "the table")
                 self.assertEqual(len(lines), 2 if line else 1)  # one line at most
                 self.assertTrue(lines[0].startswith(line))
