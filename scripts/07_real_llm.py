@@ -48,7 +48,7 @@ PARTS = ("ask", "harness", "bfcl", "tau", "mcp")
 
 def backend_for(args: argparse.Namespace):
     """Pick the back-end from the flags and the environment (the toy when nothing points at a model)."""
-    env = os.environ
+    env = bfcl_lab.read_dotenv(".env") | dict(os.environ)  # keys from the environment, or a .env file here
     options = {"timeout": args.timeout, "max_tokens": args.max_tokens}
     api = getattr(args, "api", None) or (
         "openai" if args.base_url or env.get("OPENAI_BASE_URL") else
@@ -108,7 +108,11 @@ def main() -> int:
         parser.error("--trials and --max-requests must be at least 1")
     if (args.tool_choice or args.no_parallel) and not args.native:
         parser.error("--tool-choice and --no-parallel are sent natively: add --native")
-    backend = backend_for(args)
+    try:
+        backend = backend_for(args)
+    except ValueError as exc:  # a .env line that is no NAME=value (its value is never shown)
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     dialect, choice, parallel = None, None, None
     if args.native and not isinstance(backend, bfcl_lab.ToyBackend):
         dialect = backend.dialect  # the reader of the backend's replies renders its tools too

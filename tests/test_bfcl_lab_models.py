@@ -229,12 +229,17 @@ class OverTheWire(unittest.TestCase):
             self.addCleanup(client.close)
             client.initialize()
             client.list_tools()
-            self.play(tool_core.ScriptedLM([tool_core.call_text("list_people", {"team": "firmware"}), "Two people."]))
-            before = len(self.server.log)
-            label, model = backends(self.server)[1]  # anthropic, streamed
-            t = tool_core.run_agent(APIModel(model), client.registry(), "Who is on the firmware team?")
-        self.assertEqual((t.stop_reason, t.final_answer, t.calls[0].ok), ("final_answer", "Two people.", True))
-        self.assertNotIn(api.token, repr([entry.request for entry in self.server.log[before:]]))
+            for label, model in backends(self.server):
+                for native in (True, False):
+                    with self.subTest(label, native=native):
+                        self.play(tool_core.ScriptedLM([tool_core.call_text("list_people", {"team": "firmware"}),
+                                                        "Two people."]))
+                        before = len(self.server.log)
+                        t = tool_core.run_agent(APIModel(model, native=native), client.registry(),
+                                                "Who is on the firmware team?")
+                        self.assertEqual((t.stop_reason, t.final_answer, t.calls[0].ok), ("final_answer", "Two people.",
+                                                                                          True))
+                        self.assertNotIn(api.token, repr([entry.request for entry in self.server.log[before:]]))
 
 
 class Chapter(unittest.TestCase):
@@ -296,6 +301,21 @@ STREAMED_ASK = (SCRIPT07, "--toy", "--part", "ask", "--stream", "--ask", "Papers
 TINY_BUDGET = (SCRIPT07, "--toy", "--part", "ask", "--max-requests", "1")
 for _run in (STREAMED_ASK, TINY_BUDGET):
     script_runs.queue_command(*_run)  # run beside the tests, in tests/script_runs.py's helper process
+_FOLDER = tempfile.TemporaryDirectory()  # a .env file there names a key and a base URL where nothing listens
+
+
+def _closed_port() -> int:
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+_PORT = _closed_port()
+with open(os.path.join(_FOLDER.name, ".env"), "w", encoding="utf-8") as _f:
+    _f.write(f"ANTHROPIC_API_KEY=sk-dotenv-secret-7f3\nANTHROPIC_BASE_URL=http://127.0.0.1:{_PORT}\n")
+DOTENV_RUN = (SCRIPT07, "--part", "bfcl", "--timeout", "2")
+script_runs.queue_command(*DOTENV_RUN, cwd=Path(_FOLDER.name))
 
 
 class Script07(unittest.TestCase):
@@ -309,6 +329,12 @@ class Script07(unittest.TestCase):
                       "streamed, ", out)
         self.assertIn('"query": "tool learning"', out)
         self.assertRegex(out, r"\[2 model requests; tokens reported: [\d,]+ in, [\d,]+ out")
+
+    def test_the_key_comes_from_a_dotenv_file_and_is_never_shown(self):
+        code, out, err = script_runs.command(*DOTENV_RUN, cwd=Path(_FOLDER.name))
+        self.assertEqual(code, 2)  # it went live: to the base URL of the .env file, where nothing listens
+        self.assertTrue(err.startswith(f"error: could not get an answer from http://127.0.0.1:{_PORT}/v1/messages"), err)
+        self.assertNotIn("sk-dotenv-secret", out + err)
 
     def test_a_budget_too_small_stops_the_run_with_an_error(self):
         code, out, err = script_runs.command(*TINY_BUDGET)
