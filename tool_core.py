@@ -22,7 +22,8 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      For models without native tool calling: render_tool_prompt, call_text, render_tool_results
      beside parse_tool_results, and the naive parse_tool_calls_regex beside 6a, the robust
      parse_tool_calls as the lecture tells it (find the tag, decode with json.JSONDecoder.raw_decode,
-     expect the close, check the shape); 6b: its edge cases, each guard with the failure it prevents.
+     expect the close, check the shape); 6b: its edge cases, each guard with the failure it prevents;
+     6c: StreamParser, the same verdicts on a reply streamed in chunks, each call once it is certain.
   7. The loop                                                  demo 3
      ScriptedLM and run_agent (model -> parse -> validate -> execute, read-only calls of one
      turn in parallel -> results appended -> model), with tool_choice.
@@ -31,10 +32,12 @@ of scripts/03_harness.py that shows it (every lab module builds on these):
      crosswalk: HandoutFigure), then the demos. 9a: charts (Chart, an SVG writer) and every printed
      table as CSV, for --svg DIR and --csv DIR.
      9b: scripts/10_under_the_hood.py's demo 3, parallel calls on a simulated clock, and invented_ids.
+     9c: demo_streamed_calls, a reply parsed as it streams in (no script shows it yet).
 
 What it leaves out: native (structured-field) tool calling, which interfaces.py renders in
-the vendors' dialects; streaming; JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs,
-`unevaluated*` and `format` assertions (the vendors' function-calling subsets omit them too).
+the vendors' dialects, and its streamed form, the vendors' events (6c streams the text protocol);
+JSON Schema's `$id`/`$anchor`/`$dynamicRef`, remote refs, `unevaluated*` and `format` assertions
+(the vendors' function-calling subsets omit them too).
 """
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ import difflib
 import functools
 import html
 import inspect
+import io
 import json
 import math
 import operator
@@ -1978,6 +1982,329 @@ def _refusal(exc: Exception) -> str:
     return reason
 
 
+# --- 6c. Streamed replies: parse_tool_calls' verdicts, chunk by chunk (StreamParser) ---
+#
+# A streamed reply arrives in chunks. StreamParser.feed reports a call as soon as the verdict of
+# parse_tool_calls on the whole reply is certain, whatever text is still to come, and close() reports
+# what only the end of the reply decides. Together they give exactly parse_tool_calls(reply).items
+# (equal dataclasses, spans counted in the whole reply), and .text its .text.
+# The idea: the verdict on a <tool_call> reads only the text from that tag on. So the parser keeps the
+# text after the last item it reported, judges its first call with 6a's own _read_call when a tag arrives,
+# and reports the verdict when _settled shows that no text still to come can change it:
+#   A  the next <tool_call> has arrived, and no string of the call is open there: 6a reads nothing past it;
+#   B  the JSON has decoded and a </tool_call> has arrived after it: the usual call, reported at its close;
+#   C  the JSON fails for good (not just because the text so far ends) and a </tool_call> follows the failure;
+#   D  a string is open where the next tag opens (E1): reading on finds a good call closed after it, or a
+#      failure no later text can move, with every tag it passes settled (E3, E4: each opens a call or not).
+# The rest waits for more text. It must: the verdict on a call can depend on text after its own close.
+# In '<tool_call>{"s": "a<tool_call>{"name": "g", "arguments": {"u": "</tool_call>' the first call is
+# cut off (truncated) if the second one ends well ('"}}</tool_call>' later), but its string quotes the
+# second tag and runs to that </tool_call> (invalid_json, one item) if the reply ends there (E3, E4).
+# What waits for close(): a call the end of the reply cuts off, and a broken call whose string quotes a
+# later tag whose own call runs on to the end (6b's "a tag quoted in a broken call"), with the items after it.
+# Linear: a chunk is searched once for tags (both end in "tool_call>"); a call is judged again only when a
+# tag has arrived past its <tool_call> (and a '"' too, if its string ran on to the end of the text: one long
+# argument that quotes </tool_call> a thousand times costs one look), and the looks at one call read at most
+# about BUDGET times its length: a call with many strings that each quote </tool_call> may come after its
+# close (at the latest, at close()). scripts/benchmark.py feeds 1 MB one character at a time.
+# subtle: within a few levels of the recursion limit (JSON nested about 990 deep), json's decoder succeeds or
+# runs out of stack depending on how deep its caller already is, so parse_tool_calls words such a call E7's
+# way ("more than 64 levels") or E8's ("nested too deeply") by who calls it. StreamParser decodes a few
+# frames deeper, so there the message may differ; the kind (invalid_json) and the span do not.
+
+def _settled(text: str, start: int, probe: bool = False) -> ToolCall | ParseError | None:
+    """Return parse_tool_calls' verdict on the call at `start` if no text after `text` can change it; else None."""
+    end = _next_open(text, start + len(OPEN))
+    body = _body(text, start)
+    region = _decode_window(text, body, end)
+    if end < len(text) and type(region) is _Broken and region.in_string:
+        return _settled_reading_on(text, start, body, end, region, probe)  # D
+    if end < len(text) or _closed_for_good(text, body, region):  # A; B, C
+        return _read_call(text, start, end)
+    return None
+
+
+_NUMBER_CHARS = frozenset("0123456789.eE+-")
+
+
+def _closed_for_good(text: str, body: int, region: Decoded) -> bool:
+    """Rules B and C: say whether a call with no <tool_call> after it has closed, whatever text still comes."""
+    if type(region) is tuple:  # B: more text cannot change a decoded value, nor the </tool_call> after it
+        return text.find(CLOSE, region[1]) >= 0
+    if region.in_string:  # a string runs to the end of the text so far, and may quote a </tool_call>
+        return False
+    if region.at >= 0:  # C: a syntax error (a token cut short has no tag after it); _where quotes 12 characters
+        return text.find(CLOSE, region.at) >= 0  # past it, which the close tag holds
+    # C, a refusal (NaN, 1e999, a duplicate key, deep nesting): no position, so a number the text ends in may
+    # be the refused one, and read another way once it goes on ('1e999' -> '1e9999' is worded differently)
+    return text.find(CLOSE, body) >= 0 and text[-1] not in _NUMBER_CHARS
+
+
+def _settled_reading_on(text: str, start: int, body: int, end: int, region: _Broken,
+                        probe: bool) -> ToolCall | ParseError | None:
+    """Rule D: judge a call whose string is open where the next tag opens (E1), if the text so far settles it."""
+    decoded = _read_on(text, body, region)
+    if type(decoded) is tuple:  # a good call (closed, as rule B) that quotes the tag; a broken one meets E4
+        item = _read_call(text, start, end)
+        return item if type(item) is ToolCall else None
+    if decoded.in_string or decoded.at < 0:
+        return None
+    if decoded.at >= end:  # it failed past the tag: the tag is text in its string (E3) unless it opens a call
+        close, tag = text.find(CLOSE, decoded.at), text.find(OPEN, decoded.at)
+        if close < 0 and tag < 0:
+            return None  # _closes cannot tell yet (nor whether a token the text ends in is cut short)
+        if close >= 0 and (tag < 0 or close < tag) and _good_call(text, end) is None \
+                and (probe or not _tags_settled(text, end, close + len(CLOSE))):
+            return None  # E3 makes the tag text in its string, E4 looks for a good call behind it: not known yet
+    return _read_call(text, start, end)
+
+
+def _string_runs_on(text: str, start: int) -> bool:
+    """Say whether the call at `start` is in a JSON string that runs to the end of the text: no verdict before a '"'."""
+    body = _body(text, start)
+    decoded = _decode(text, body, _next_open(text, body))  # with E1's reading on
+    return type(decoded) is _Broken and decoded.in_string and decoded.stop == len(text)
+
+
+def _tags_settled(text: str, tag: int, to: int) -> bool:
+    """E3, E4: say whether each tag in text[tag:to] surely opens a broken call, up to a good call if one comes."""
+    while tag >= 0:
+        item = _settled(text, tag, probe=True)  # a good call is what _good_call finds; one level deep, so linear
+        if item is None or type(item) is ToolCall:
+            return item is not None
+        tag = text.find(OPEN, tag + 1, to)
+    return True
+
+
+class _Prose:
+    """The prose outside a streamed reply's calls, written out once parse_tool_calls' .text is sure to hold it.
+
+    What may still go is held back: blanks at either end (.text strips them), and a code fence around calls
+    (E6, _drop_fence_wrappers): an opener ```lang that ends the prose before a call goes, with the closer
+    ``` that starts the next prose that is not blank. The reply's pieces of prose come in order: add()
+    extends the current one, cut() says a call follows it, end() that it was the last.
+    """
+
+    def __init__(self) -> None:
+        self.out = io.StringIO()  # the prose as .text will have it
+        self._blanks: list[str] = []  # blanks after it: written only if more prose follows
+        self._opener = ""  # a fence opener that ended a piece before a call, and waits for a closer
+        self._between: list[str] = []  # the blank pieces since that opener
+        self._head: list[str] | None = None  # the current piece, while it may begin with that closer
+        self._tail: list[str] = []  # the end of the current piece, while it may still become an opener
+        self._tail_kind = ""  # how far the tail got in ```lang\s*: "", "ticks", "lang" or "blank"
+
+    def add(self, text: str) -> None:
+        """Extend the current piece of prose."""
+        if self._head is not None:
+            if not (text.strip() or self._head and self._head[-1].strip()):
+                self._head.append(text)  # still blank: the piece that decides the opener has not begun
+                return
+            head = "".join(self._head) + text
+            rest = head.lstrip()
+            if "``".startswith(rest):
+                self._head = [head]  # one or two backticks: a closer, or not yet
+                return
+            self._head = None
+            text = rest[3:] if rest.startswith("```") else head
+            self._settle_opener(rest.startswith("```"))
+        self._extend(text)
+
+    def cut(self) -> None:
+        """End the current piece: a call follows it."""
+        if self._head is not None:
+            head, self._head = "".join(self._head), None
+            if not head.strip():
+                self._between.append(head)  # a blank piece between calls: the opener waits on
+                self._head = []
+                return
+            self._settle_opener(False)  # the piece began with a backtick or two, not a closer
+            self._extend(head)
+        tail, self._tail, self._tail_kind = "".join(self._tail), [], ""
+        opener = _FENCE_AT_END.search(tail) if "```" in tail else None
+        if opener:
+            self._write(tail[: opener.start()])
+            self._opener, self._between, self._head = tail[opener.start():], [], []
+        else:
+            self._write(tail)
+
+    def end(self) -> None:
+        """End the prose: the current piece was the last."""
+        if self._head is not None:
+            head, self._head = "".join(self._head), None
+            self._settle_opener(False)  # a closer must start a piece that is not blank
+            self._extend(head)
+        self._write("".join(self._tail))
+        self._tail, self._blanks = [], []  # .text strips the blanks at the end
+
+    def _settle_opener(self, closed: bool) -> None:
+        """Write the waiting opener and the blank pieces after it; without the opener if a closer came."""
+        self._write(("" if closed else self._opener) + "".join(self._between))
+        self._opener, self._between = "", []
+
+    def _extend(self, text: str) -> None:
+        """Write text, holding back the end that may still become a fence opener."""
+        if not self._tail_kind and "`" not in text:  # the commonest prose: no fence in sight
+            self._write(text)
+            return
+        grows = _TAIL_GROWS.get(self._tail_kind)
+        if grows and grows.fullmatch(text):  # subtle: a long tail is not searched again for every chunk
+            self._tail.append(text)
+            if self._tail_kind == "lang" and not _FENCE_LANG.fullmatch(text):
+                self._tail_kind = "blank"
+            return
+        text = "".join(self._tail) + text
+        held = _MAYBE_OPENER.search(text)
+        at = held.start() if held else len(text)
+        self._write(text[:at])
+        self._tail = [text[at:]]
+        self._tail_kind = "" if at == len(text) else "ticks" if text[at:] in ("`", "``") \
+            else "lang" if _FENCE_LANG.fullmatch(text, at + 3) else "blank"
+
+    def _write(self, text: str) -> None:
+        """Write prose that stays, but hold back blanks at its end until more prose follows them."""
+        core = text.rstrip()
+        if not core:
+            if self.out.tell():  # blanks before any prose are dropped: .text strips them
+                self._blanks.append(text)
+            return
+        self.out.write("".join(self._blanks) + core if self.out.tell() else core.lstrip())
+        self._blanks = [text[len(core):]]
+
+
+_MAYBE_OPENER = re.compile(r"```[A-Za-z0-9_-]*\s*\Z|``?\Z")  # where a piece's end may become ```lang\s*
+_FENCE_LANG = re.compile(r"[A-Za-z0-9_-]*")
+_TAIL_GROWS = {"lang": re.compile(r"[A-Za-z0-9_-]*\s*"), "blank": re.compile(r"\s*")}
+
+
+class StreamParser:
+    """Parse a reply as it streams in: each item as soon as it is certain, all of them equal to parse_tool_calls'.
+
+    feed(chunk) returns the calls and errors this chunk settled, in order; close() those the end of the reply
+    settles (a call cut off: truncated, as in a whole reply). `text` is the prose so far, a prefix of what
+    parse_tool_calls(reply).text will be; take_text() returns what was added since it was last called, for a
+    UI that prints the prose as it comes. `scanned` counts the characters the attempts to judge a call read.
+    Example: feed('Hi <tool_call>{"name": "f", "arguments": {}}</tool') -> []; feed('_call> bye') -> [f({})];
+             close() -> []; text -> 'Hi  bye'
+    """
+
+    BUDGET = 4  # the looks at one undecided call read at most about this many times its length (linear time)
+
+    def __init__(self) -> None:
+        self._pending: list[str] = []  # the reply from _base on: the call being judged, or prose that may hold a tag
+        self._base = 0  # where _pending starts in the reply
+        self._size = 0  # characters received
+        self._last = ""  # the last 9 received, to find a tag cut between two chunks
+        self._judging = False  # _pending starts with a <tool_call> whose verdict is not certain yet
+        self._tag_came = False  # a tag arrived after that <tool_call> since the last attempt
+        self._quote_came = False  # a '"' arrived since then
+        self._in_string = False  # the last attempt ended inside a string of the call: it needs a '"' to end
+        self._spent = 0  # characters the attempts on that call read
+        self._prose = _Prose()
+        self._taken = 0
+        self._closed = False
+        self.scanned = 0
+
+    def feed(self, chunk: str) -> list[ToolCall | ParseError]:
+        """Take the next chunk of the reply; return the calls and errors it settled, in text order."""
+        if self._closed:
+            raise ValueError("feed() after close(): this reply has ended; use a new StreamParser for the next one")
+        if not isinstance(chunk, str):
+            hint = ": decode it first, e.g. chunk.decode('utf-8')" if isinstance(chunk, (bytes, bytearray)) else ""
+            raise TypeError(f"feed() takes the next chunk of the reply as a str, got {type(chunk).__name__}{hint}")
+        if self._judging:
+            self._tag_came = self._tag_came or self._tag_arrives(chunk)
+            self._quote_came = self._quote_came or '"' in chunk
+        self._last = (self._last + chunk)[-(len(CLOSE) - 3):]
+        self._size += len(chunk)
+        if not self._pending and "<" not in chunk:  # prose, and no tag begun: the commonest chunk, straight through
+            self._prose.add(chunk)
+            self._base = self._size
+            return []
+        self._pending.append(chunk)
+        if self._judging and not self._worth_a_look():
+            return []
+        return self._advance()
+
+    def close(self) -> list[ToolCall | ParseError]:
+        """End the reply: return the items only its end settles, as parse_tool_calls decides them."""
+        if self._closed:
+            raise ValueError("close() was already called for this reply")
+        self._closed = True
+        text, self._pending = "".join(self._pending), []
+        self.scanned += len(text)
+        items, pos = parse_tool_calls(text).items if text else [], 0  # the verdicts read only the text from here on
+        for item in items:
+            self._prose.add(text[pos:item.span[0]])
+            self._prose.cut()
+            pos = item.span[1]
+        self._prose.add(text[pos:])
+        self._prose.end()
+        return [self._in_reply(item) for item in items]
+
+    @property
+    def text(self) -> str:
+        """Return the prose outside the calls so far (at the end: parse_tool_calls(reply).text)."""
+        return self._prose.out.getvalue()
+
+    def take_text(self) -> str:
+        """Return the prose added since the last take_text(): what a UI prints next."""
+        out = self._prose.out
+        out.seek(self._taken)
+        new = out.read()  # and the position is at the end again, where the next prose is written
+        self._taken += len(new)
+        return new
+
+    def _worth_a_look(self) -> bool:
+        """Say whether the call being judged may be settled now, and the attempts on it so far leave room for one more.
+
+        Rules A-D each need a tag to arrive after the call's <tool_call>; a call whose string ran on to the end of
+        the text also needs a '"' (so a long argument that quotes </tool_call> many times costs one attempt, not one
+        per quote); and the budget keeps the work linear where neither helps ({"a": "</tool_call>", "b": ...}).
+        """
+        return self._tag_came and (self._quote_came or not self._in_string) \
+            and self._spent <= self.BUDGET * (self._size - self._base)
+
+    def _tag_arrives(self, chunk: str) -> bool:
+        """Say whether a tag ends in this chunk after the <tool_call> being judged (both tags end in 'tool_call>')."""
+        seen, offset = self._last + chunk, self._size - len(self._last)
+        at = seen.find("tool_call>")
+        while at >= 0 and offset + at + len("tool_call>") <= self._base + len(OPEN):
+            at = seen.find("tool_call>", at + 1)  # the call's own tag, cut between chunks
+        return at >= 0
+
+    def _advance(self) -> list[ToolCall | ParseError]:
+        """Report every item the text so far settles; keep the rest for the next chunks."""
+        text = "".join(self._pending)
+        self.scanned += len(text)
+        found, pos, start = [], 0, text.find(OPEN)
+        while start >= 0:
+            tag_after = text.find("tool_call>", start + 2) >= 0  # rules A-D each need a tag after the call's own
+            if not tag_after or (item := _settled(text, start)) is None:
+                break
+            self._prose.add(text[pos:start])
+            self._prose.cut()
+            pos = item.span[1]
+            found.append(self._in_reply(item))
+            start = text.find(OPEN, pos)
+        if start < 0:  # no call is being judged: keep only an end that may still become a <tool_call>
+            start = text.rfind("<", max(pos, len(text) - len(OPEN) + 1))
+            start = start if start >= 0 and OPEN.startswith(text[start:]) else len(text)
+            self._judging = False
+        else:
+            self._in_string = tag_after and _string_runs_on(text, start)
+            self._spent = (0 if found or not self._judging else self._spent) + 2 * (len(text) - start)
+            self._judging, self._tag_came, self._quote_came = True, False, False
+        self._prose.add(text[pos:start])
+        self._pending, self._base = [text[start:]] if start < len(text) else [], self._base + start
+        return found
+
+    def _in_reply(self, item: ToolCall | ParseError) -> ToolCall | ParseError:
+        """Count the span of a new item from the start of the reply, as parse_tool_calls counts it; return the item."""
+        item.span = (item.span[0] + self._base, item.span[1] + self._base)
+        return item
+
+
 # ---------------------------------------------------------------------------------------------
 # --- 7. The loop: ScriptedLM, tool_choice, run_agent, Transcript ---
 # ---------------------------------------------------------------------------------------------
@@ -3180,3 +3507,47 @@ def _dependent_calls() -> list[str]:
             "catches it (service_env's classify: 'invented argument'). The system prompt's rule 1 asks for several",
             "calls in one reply only when none needs another's result."]
     return out
+
+
+# --- 9c. A reply parsed as it streams in: each call reported at the chunk that closes it ---
+
+STREAMED_REPLY = ("Let me look up the incident and its substation. " + call_text("get_incident", {"code": "E-1474"})
+                  + " " + call_text("get_substation", {"substation_id": "SS-218"}) + " I will read both, then answer.")
+
+
+def _streamed(reply: str, width: int) -> tuple[list[list], list, int]:
+    """Feed a reply to a StreamParser `width` characters at a time: (a row per chunk, every item, the chunks)."""
+    parser, rows, items = StreamParser(), [], []
+    chunks = [reply[i:i + width] for i in range(0, len(reply), width)]
+    for n, chunk in enumerate(chunks, 1):
+        found = parser.feed(chunk)
+        items += found
+        rows.append([n, repr(chunk), _robust_cell(found) if found else "", repr(parser.take_text())])
+    found = parser.close()
+    rows.append(["close()", "", _robust_cell(found) if found else "", repr(parser.take_text())])
+    return rows, items + found, len(chunks)
+
+
+@preformatted
+def demo_streamed_calls(width: int = 16) -> str:
+    """Stream a reply `width` characters a chunk: each call comes at the chunk that closes it, before the reply ends."""
+    rows, items, chunks = _streamed(STREAMED_REPLY, width)
+    at = [next(row[0] for row in rows if row[2].startswith(item.name)) for item in items]
+    same = items == parse_tool_calls(STREAMED_REPLY).items
+    label, quoted, _ = PARSER_CASES[6]  # "tag inside a string": a </tool_call> that only a string holds
+    quoted_rows, (call,), _ = _streamed(quoted, width)
+    inside = (quoted.index(CLOSE) + len(CLOSE) - 1) // width + 1  # the chunk its last character comes in
+    closed = next(row[0] for row in quoted_rows if row[2])
+    cut = PARSER_CASES[0][1]  # "truncated mid-JSON"
+    _, cut_items, _ = _streamed(cut, width)
+    return "\n".join([
+        f"A reply streamed {width} characters a chunk (a stand-in for tokens), through StreamParser:", "",
+        format_table(["chunk", "text", "feed() reports", "prose shown (take_text)"], rows), "",
+        f"{items[0].name} is ready at chunk {at[0]} of {chunks} and {items[1].name} at chunk {at[1]}: the harness can "
+        "start each while the model", "is still writing. feed() and close() give the items parse_tool_calls gives the "
+        f"whole reply, spans and all: {'yes' if same else 'NO'}.",
+        "Blanks at the end of the prose wait until more prose follows them.",
+        f"Lecture case 7 ({label}), streamed the same way: the </tool_call> in its summary comes in chunk {inside} and",
+        f"settles nothing; the call comes in chunk {closed}, at its own close, summary {call.arguments['summary']!r}.",
+        f"Lecture case 1 (truncated mid-JSON): feed() reports nothing; close() reports {_robust_cell(cut_items)}, as "
+        "parse_tool_calls", "does for the whole reply."])

@@ -4,8 +4,9 @@
    best of --repeat wall times; anything over 1 s is flagged.
 2. parse_tool_calls on about 1 MB of model text holding 1,000 calls, next to bare json.loads
    of the same 1,000 payloads and the naive regex parser (target: at most 3x json.loads, public APIs only).
-3. parse_tool_calls on about 1 MB of broken calls (it must stay linear), and the inputs an
-   outside fuzz found quadratic or worse (a fence and a run of blanks, recursive schemas, ...).
+3. parse_tool_calls on about 1 MB of broken calls (it must stay linear); StreamParser fed about 1 MB one character
+   at a time (linear too: 4 times the text, about 4 times the time; "read per character" is StreamParser.scanned
+   over the length); and the inputs an outside fuzz found quadratic or worse (a fence and a run of blanks, ...).
 4. Tool-call arguments checked against ten tool schemas by validate, on valid and on invalid arguments.
 5. ToolRegistry.call (validate + execute) on the Orrin Grid create_ticket schema.
 6. interfaces: one call through a generated Cardinal tool (validation + a real HTTP round trip),
@@ -35,7 +36,7 @@ time them on TOOL_SCHEMAS below.
 The README's Performance table is this script's output: `--markdown` prints the report to stderr and the table's
 Markdown (PERFORMANCE_ROWS filled with this run's figures) to stdout, to paste over the old one.
 
-Not a numbered demo, so run_all.py skips it. Takes 30-40 s on an idle 2-core machine, more on a busy one; the
+Not a numbered demo, so run_all.py skips it. Takes 40-50 s on an idle 2-core machine, more on a busy one; the
 comparison with the official SDK adds about 30 s (3 rounds; 50 s with --repeat 5), more with mcp 1.x.
 Usage: python3 scripts/benchmark.py [--repeat N] [--markdown] [--sdk-python PATH] | --sdk-python PATH --only-sdk
        | --same-bytes RUNS | --suite-under-load RUNS [--python P]
@@ -129,6 +130,31 @@ def parser_throughput(repeat: int) -> list[list]:
          f"{lost} calls silently lost (each has a tag inside a string)"],
     ], megabytes, {"parse_ratio": f"{robust / bare:.1f}", "json_ms": f"{bare * 1000:.1f}",
                    "naive_ratio": f"{naive / bare:.1f}", "naive_lost": str(lost)}
+
+
+def streamed(text: str) -> tuple[list, "tool_core.StreamParser"]:
+    """Feed text to a StreamParser one character at a time; return every item it reported, and the parser."""
+    parser = tool_core.StreamParser()
+    items = [item for character in text for item in parser.feed(character)]
+    return items + parser.close(), parser
+
+
+def stream_throughput() -> list[list]:
+    """Feed about 1 MB (and a quarter of it) to StreamParser one character at a time: the work must stay linear."""
+    quoting = tool_core.call_text("create_ticket", {"log": ("y" * 88 + tool_core.CLOSE) * 10_000})
+    cases = [("the model text above (1,000 calls)", model_text()[0]),
+             ("one call whose argument quotes </tool_call> 10,000 times", quoting),
+             ("unclosed strings, as above", '<tool_call>{"a": "x' * (1_000_000 // 19))]
+    rows = []
+    for label, text in cases:
+        quarter, runs = text[: len(text) // 4], {}
+        times = best_of_each(1, {"all": lambda: runs.update(all=streamed(text)),
+                                 "quarter": lambda: runs.update(quarter=streamed(quarter))})
+        (items, parser), whole = runs["all"], tool_core.parse_tool_calls(text)
+        assert (items, parser.text) == (whole.items, whole.text), f"{label}: not what parse_tool_calls finds"
+        rows.append([label, f"{times['all']:.2f}", f"{times['quarter']:.2f}", f"{times['all'] / times['quarter']:.1f}",
+                     f"{times['all'] / len(text) * 1e6:.2f}", f"{parser.scanned / len(text):.1f}", len(items)])
+    return rows
 
 
 BROKEN_INPUTS = [("'<tool_call>[' repeated", "<tool_call>["), ("'<tool_call>x' repeated", "<tool_call>x"),
@@ -841,6 +867,9 @@ def run(repeat: int, say=print, sdk_python: str | None = None) -> dict[str, str]
     figures.update(found)
     say("\nParsing about 1 MB of broken calls (one ParseError each; must stay linear):\n")
     say(tool_core.format_table(["input", "ms", "ms, first 0.25 MB", "us per call", "errors"], rows))
+    say("\nStreamParser fed about 1 MB a character at a time (parse_tool_calls' items; must stay linear):\n")
+    say(tool_core.format_table(["input", "s", "s, first 0.25 MB", "ratio", "us per character", "read per character",
+                                "items"], stream_throughput()))
     say("\nInputs that were once quadratic or worse (each took seconds to minutes):\n")
     say(tool_core.format_table(["input", "ms"], pathological_throughput()))
     rows, found = validation_throughput(repeat)
