@@ -8,6 +8,7 @@ scripted models), so the output shows the real exchange; with a key or a local s
   3 bfcl     the nine BFCL questions, graded by AST and by execution (offline: model A's replies)
   4 tau      the mini tau-bench with the model as the agent: --trials K per task, graded by the final state
   5 mcp      an MCP host: the model uses the Cardinal MCP server's tools through MCPClient over stdio
+  6 stream   a streamed reply fed to the text protocol's incremental parser: each call ready at its closing tag
 --stream reads each answer as the API's event stream; --max-requests bounds a run's model requests (a part that
 would pass it stops with an error); the requests and tokens spent are printed at the end.
 
@@ -43,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bfcl_lab  # noqa: E402
 import tool_core  # noqa: E402
 
-PARTS = ("ask", "harness", "bfcl", "tau", "mcp")
+PARTS = ("ask", "harness", "bfcl", "tau", "mcp", "stream")
 
 
 def backend_for(args: argparse.Namespace):
@@ -127,7 +128,7 @@ def main() -> int:
     wanted = PARTS if args.part == "all" else (args.part,)
     stand_in, models = None, {}
     try:
-        if set(wanted) - {"bfcl"}:
+        if set(wanted) - {"bfcl", "stream"}:
             stand_in, models, play = loop_models(args, backend)
         sections = {"ask": ("Demo 1. The round trip, live: a question, the arXiv search, each request as JSON",
                             lambda: bfcl_lab.demo_ask(models["native"], play, args.ask)),
@@ -137,7 +138,9 @@ def main() -> int:
                     "tau": ("Demo 4. The mini tau-bench with the model as the agent",
                             lambda: bfcl_lab.demo_tau_real(models["native"], play, args.trials)),
                     "mcp": ("Demo 5. An MCP host: the model on the Cardinal MCP server's tools",
-                            lambda: bfcl_lab.demo_mcp_host(models["native"], play))}
+                            lambda: bfcl_lab.demo_mcp_host(models["native"], play)),
+                    "stream": ("Demo 6. A streamed reply: each call ready before the reply ends",
+                               tool_core.demo_streamed_calls)}
         tool_core.print_demos([sections[part] for part in wanted], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
         if models:
             spent = [m for m in models.values()]

@@ -321,6 +321,17 @@ script_runs.queue_command(*DOTENV_RUN, cwd=Path(_FOLDER.name))
 class Script07(unittest.TestCase):
     """scripts/07_real_llm.py's own flags reach the parts: --part, --stream, --ask, --max-requests."""
 
+    def test_the_offline_default_shows_all_six_parts(self):
+        code, out, err = script_runs.result("07_real_llm.py")
+        self.assertEqual((code, err), (0, ""))
+        sections = script_runs.sections(out)
+        self.assertEqual([tool_core.banner_number(title) for title in sections], [1, 2, 3, 4, 5, 6])
+        last, spent = sections["Demo 6. A streamed reply: each call ready before the reply ends"].rsplit("\n\n", 1)
+        self.assertEqual(last, tool_core.demo_streamed_calls())
+        self.assertRegex(spent, r"^\[93 model requests; tokens reported: [\d,]+ in, [\d,]+ out")  # 2 + 12 + 77 + 2
+        self.assertIn("the backend key in a request to the model: no.",
+                      sections["Demo 5. An MCP host: the model on the Cardinal MCP server's tools"])
+
     def test_one_part_streamed_with_its_own_question(self):
         code, out, err = script_runs.command(*STREAMED_ASK)
         self.assertEqual((code, err), (0, ""))
