@@ -2226,7 +2226,7 @@ class _CompletionStream:
 # StandIn serves POST /v1/messages (Anthropic) and POST <base>/chat/completions (OpenAI) on 127.0.0.1,
 # streamed or not, so the backends above, script 07 and a student's own client run against the real
 # wire formats with no key and no network. A policy plays the model: it is handed the conversation in
-# one neutral form (Conversation) and returns the next assistant turn (Turn). Before the policy sees
+# one neutral form (Conversation) and returns the next assistant turn (tool_core.Turn). Before the policy sees
 # anything, the request is checked against the vendor's rules and a malformed one is refused as the
 # vendor refuses it (HTTP 400 in the vendor's error shape, saying what was wrong; 401 for a missing or
 # wrong key): the API, not the model, is where a harness learns that it broke the coupling rule.
@@ -2262,22 +2262,6 @@ class Conversation:
     def last_user(self) -> str:
         """Return the text of the last user message ('' if none)."""
         return next((m["content"] for m in reversed(self.messages) if m["role"] == "user"), "")
-
-
-@dataclass
-class Turn:
-    """The next assistant turn, as a policy returns it (a plain str is Turn(text)).
-
-    calls: (name, arguments) pairs or ToolCalls, native calls the stand-in gives ids. refused: the
-    model declined (Anthropic's stop_reason "refusal"; OpenAI's message.refusal). cut: stopped at
-    max_tokens ("max_tokens"; OpenAI "length"). stop_sequence: the stop sequence the text ended at.
-    """
-
-    text: str = ""
-    calls: list = field(default_factory=list)
-    refused: bool = False
-    cut: bool = False
-    stop_sequence: str | None = None
 
 
 @dataclass
@@ -2746,7 +2730,7 @@ def openai_conversation(body: dict) -> Conversation:
                         [stop] if isinstance(stop, str) else list(stop or []), _input_tokens(body))
 
 
-def constrained(turn: Turn, conversation: Conversation) -> Turn:
+def constrained(turn: tool_core.Turn, conversation: Conversation) -> tool_core.Turn:
     """Hold a turn to the request's tool_choice and parallel setting, as the APIs do while decoding (a model
     cannot write a call they rule out): none drops every call, a forced tool the calls of other tools, and
     parallel calls off all calls after the first. Example: Turn('', [add, mult]), tool_choice 'mult' -> Turn('', [mult])
@@ -2763,7 +2747,7 @@ def turn_problems(turn: JSON, conversation: Conversation) -> list[str]:
     """Say why a policy's turn cannot be the API's answer to the request ([]: it can). What constrained decoding
     would prevent is a bug in the policy, not a model's mistake: native calls when no tools were sent, and no
     call where tool_choice requires one (or forces a tool) and the turn was neither cut nor refused."""
-    if not isinstance(turn, Turn):
+    if not isinstance(turn, tool_core.Turn):
         return [f"the policy must return a Turn or a str, got {type(turn).__name__}"]
     calls = [(c.name, c.arguments) if isinstance(c, ToolCall) else c for c in turn.calls]
     found = [f"call {k} is {tool_core.show(c)}; write (name, arguments) with the arguments an object" for k, c in
@@ -2780,7 +2764,7 @@ def turn_problems(turn: JSON, conversation: Conversation) -> list[str]:
             f"tool_choice forces {choice}, but the turn calls {made}"]
 
 
-def _ending(turn: Turn, conversation: Conversation) -> tuple[str, list[tuple[str, dict]], str, str | None]:
+def _ending(turn: tool_core.Turn, conversation: Conversation) -> tuple[str, list[tuple[str, dict]], str, str | None]:
     """Apply the request's stop sequences: (text, calls, why it ended, the stop sequence met). A text that meets one
     is cut there and the calls after it are never written; why is end, calls, max, refusal or stop."""
     calls = [(c.name, c.arguments) if isinstance(c, ToolCall) else tuple(c) for c in turn.calls]
@@ -2807,7 +2791,7 @@ ANTHROPIC_STOPS = {"end": "end_turn", "calls": "tool_use", "max": "max_tokens", 
 OPENAI_STOPS = {"end": "stop", "calls": "tool_calls", "max": "length", "refusal": "stop", "stop": "stop"}
 
 
-def anthropic_message(turn: Turn, conversation: Conversation, digest: str) -> dict:
+def anthropic_message(turn: tool_core.Turn, conversation: Conversation, digest: str) -> dict:
     """Write a turn as the Messages API's answer: a text block, tool_use blocks with their ids, the stop reason, usage."""
     text, calls, why, sequence = _ending(turn, conversation)
     blocks = [{"type": "text", "text": text}] if text else []
@@ -2817,7 +2801,7 @@ def anthropic_message(turn: Turn, conversation: Conversation, digest: str) -> di
             "usage": {"input_tokens": conversation.input_tokens, "output_tokens": _output_tokens(text, calls)}}
 
 
-def openai_completion(turn: Turn, conversation: Conversation, digest: str) -> dict:
+def openai_completion(turn: tool_core.Turn, conversation: Conversation, digest: str) -> dict:
     """Write a turn as Chat Completions' answer: content (null when it only calls), refusal, tool_calls with their
     ids and arguments as a JSON string, the finish_reason, usage."""
     text, calls, why, _ = _ending(turn, conversation)
@@ -2838,17 +2822,17 @@ def openai_completion(turn: Turn, conversation: Conversation, digest: str) -> di
 
 # --- Policies: the lab's scripted models as the stand-in's model ---
 
-def turn_from_text(text: str, native: bool) -> Turn:
+def turn_from_text(text: str, native: bool) -> tool_core.Turn:
     """Read a text-protocol reply as a turn: as it is in text mode; in native mode its <tool_call>s become native
     calls and the text around them the turn's text (a call the parser cannot read stays in the text, as written).
 
     Example: ('<tool_call>{"name": "add", "arguments": {"a": 2, "b": 3}}</tool_call>', True) -> Turn('', [('add', {...})])
     """
     if not native:
-        return Turn(text)
+        return tool_core.Turn(text)
     parsed = tool_core.parse_tool_calls(text)
     broken = [e.raw for e in parsed.errors]
-    return Turn("\n".join([parsed.text] + broken).strip(), [(c.name, c.arguments) for c in parsed.calls])
+    return tool_core.Turn("\n".join([parsed.text] + broken).strip(), [(c.name, c.arguments) for c in parsed.calls])
 
 
 def lm_messages(conversation: Conversation) -> list[dict]:
@@ -2887,13 +2871,13 @@ def _result_text(m: dict) -> str:
     return tool_core.render_tool_results([(call, result)])
 
 
-def policy_from_lm(lm) -> typing.Callable[[Conversation], Turn]:
+def policy_from_lm(lm) -> typing.Callable[[Conversation], tool_core.Turn]:
     """Let a text model of the lab (a ScriptedLM, any lm(messages, stop) -> str) play the stand-in's model.
 
     It reads lm_messages(conversation); its reply is cut at the request's first stop sequence (the
     stand-in reports stop_sequence, as the APIs do); in native mode its <tool_call>s become native calls.
     """
-    def policy(conversation: Conversation) -> Turn:
+    def policy(conversation: Conversation) -> tool_core.Turn:
         reply = lm(lm_messages(conversation), stop=[])
         met = sorted((reply.find(s), s) for s in conversation.stop if s in reply)
         turn = turn_from_text(reply[:met[0][0]] if met else reply, bool(conversation.tools))
@@ -2902,13 +2886,13 @@ def policy_from_lm(lm) -> typing.Callable[[Conversation], Turn]:
     return policy
 
 
-def answers_policy(answers: dict[str, str] | None = None) -> typing.Callable[[Conversation], Turn]:
+def answers_policy(answers: dict[str, str] | None = None) -> typing.Callable[[Conversation], tool_core.Turn]:
     """Play hand-written answers to the nine questions (model A's by default) as the stand-in's model: ToyBackend's
     answers, on the wire. The question is found by its user turn and, where two ask the same, by the tools offered
     (in the tools field, or in the system prompt's <tools> block); native requests get its <tool_call>s as calls."""
     answers = answers or MODEL_A
 
-    def policy(conversation: Conversation) -> Turn:
+    def policy(conversation: Conversation) -> tool_core.Turn:
         offered = {t["name"] for t in conversation.tools} or set(re.findall(
             r'^\{"name": "([^"]+)"', conversation.messages[0]["content"] if conversation.messages else "", re.M))
         asked = [q for q in QUESTIONS if q["question"][0][0]["content"] == conversation.last_user()]
@@ -2928,7 +2912,7 @@ class StandIn:
     `with StandIn(policy) as server:` then AnthropicBackend(key, base_url=server.url) or
     OpenAIBackend(server.url + "/v1"). Each request is checked (anthropic_problems, openai_problems)
     and refused in the vendor's error shape if malformed: 400, or 401 when a key is set and the
-    request's is missing or wrong. A checked request goes to policy(Conversation) -> Turn (or str);
+    request's is missing or wrong. A checked request goes to policy(Conversation) -> tool_core.Turn (or str);
     the answer gets ids (toolu_..., call_...; the same for the same request, streamed or not) and
     usage by count_tokens. The turn is held to tool_choice and parallel_tool_calls as the APIs hold a
     model while decoding (constrained); a policy that raises, or whose turn cannot answer the request
@@ -3006,7 +2990,7 @@ class StandIn:
         except Exception as exc:  # a bug in the policy: the caller's, said as the API's 500, not a dead server
             return 500, self._error(api, 500, f"the policy raised {type(exc).__name__}: {exc}"), None, \
                 {"x-should-retry": "false"}
-        turn = Turn(turn) if isinstance(turn, str) else turn
+        turn = tool_core.Turn(turn) if isinstance(turn, str) else turn
         problems = turn_problems(turn, conversation)
         if problems:
             return 500, self._error(api, 500, "the policy's turn cannot answer the request: " + "; ".join(problems)), \

@@ -2318,7 +2318,7 @@ class Turn:
     """One assistant turn, as every model of the lab gives it: its text, its calls, why it stopped, what it cost.
 
     `calls` are ToolCalls (or ParseErrors for calls that could not be read), each with the id its results must
-    carry. `raw` is the turn as the vendor sent it, sent back verbatim in the next request (thinking blocks
+    carry (bfcl_lab's stand-in also takes (name, arguments) pairs from the policies that play its model). `raw` is the turn as the vendor sent it, sent back verbatim in the next request (thinking blocks
     included); `usage` holds the API's token counts, where it reports them.
     """
 
@@ -2327,6 +2327,17 @@ class Turn:
     stop_reason: str = "end_turn"  # end_turn | tool_use | max_tokens | refusal | ... (the vendor's word)
     usage: dict = field(default_factory=dict)  # {"input_tokens": n, "output_tokens": m}
     raw: Any = None
+    stop_sequence: str | None = None  # the stop sequence the text ended at (stop_reason "stop_sequence")
+
+    @property
+    def refused(self) -> bool:
+        """Say whether the model declined (Anthropic's stop_reason "refusal"; OpenAI's message.refusal)."""
+        return self.stop_reason == "refusal"
+
+    @property
+    def cut(self) -> bool:
+        """Say whether the turn was cut at max_tokens (Anthropic "max_tokens"; OpenAI "length")."""
+        return self.stop_reason in ("max_tokens", "length")
 
 
 class TextModel:

@@ -18,9 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bfcl_lab  # noqa: E402
+from tool_core import Turn  # noqa: E402
 import interfaces  # noqa: E402
 import tool_core  # noqa: E402
-from bfcl_lab import (AnthropicBackend, Conversation, LLMError, OpenAIBackend, StandIn, Turn,  # noqa: E402
+from bfcl_lab import (AnthropicBackend, Conversation, LLMError, OpenAIBackend, StandIn,  # noqa: E402
                       read_anthropic_stream, read_openai_stream)
 
 KEY = "sk-standin-Q9DISTINCTIVEkey7xC0DE"  # distinctive, so a leak anywhere is found by a plain search
@@ -405,8 +406,8 @@ class Answers(unittest.TestCase):
         table = [  # (turn, Anthropic stop_reason, OpenAI finish_reason, OpenAI content, OpenAI refusal)
             (Turn("5"), "end_turn", "stop", "5", None),
             (Turn("", [("add", {"a": 2, "b": 3})]), "tool_use", "tool_calls", None, None),
-            (Turn("I can't help with that.", refused=True), "refusal", "stop", None, "I can't help with that."),
-            (Turn("The answer is", cut=True), "max_tokens", "length", "The answer is", None),
+            (Turn("I can't help with that.", stop_reason="refusal"), "refusal", "stop", None, "I can't help with that."),
+            (Turn("The answer is", stop_reason="max_tokens"), "max_tokens", "length", "The answer is", None),
         ]
         for turn, stop_reason, finish, content, refusal in table:
             with self.subTest(turn=turn):
@@ -628,8 +629,8 @@ class Backends(unittest.TestCase):
             (Turn("Hello there."), None),
             (Turn("", [("add", {"a": 2, "b": 3})]), [bfcl_lab.ADD]),
             (Turn("Let me add.", [("add", {"a": 2, "b": 3}), ("add", {"a": 4, "b": 5})]), [bfcl_lab.ADD]),
-            (Turn("I won't.", refused=True), None),
-            (Turn('<tool_call>{"name": "add", "arguments": {"a": 2', cut=True), None),
+            (Turn("I won't.", stop_reason="refusal"), None),
+            (Turn('<tool_call>{"name": "add", "arguments": {"a": 2', stop_reason="max_tokens"), None),
         ]
         for turn, docs in table:
             self.server.policy = lambda c, t=turn: t
