@@ -3326,17 +3326,25 @@ def demo_tau_real(model: APIModel, play=lambda lm: None, trials: int = 2, seed: 
                       f"{float(service_env.mean_estimate(runs, 1, service_env.pass_hat_k)):.2f}."])
 
 
-@tool_core.preformatted
-def demo_mcp_host(model: APIModel, play=lambda lm: None) -> str:
-    """Part 5, an MCP host: the model uses the Cardinal MCP server's tools through the lab's MCPClient over stdio
-    (`python3 interfaces.py serve`); the server holds the backend key, which no message to the model carries."""
+def cardinal_over_stdio() -> tuple:
+    """Launch `python3 interfaces.py serve` (the Cardinal MCP server) with a backend key of our own; return the
+    transport and the key. It starts at once: a caller may launch it early and do other work while it boots."""
     import interfaces
     import os
     import secrets
     import sys
     key = secrets.token_urlsafe(18)  # the backend key the server is launched with, to look for in every request
-    client = interfaces.MCPClient(interfaces.Stdio([sys.executable, interfaces.__file__, "serve"],
-                                                   env=dict(os.environ, CARDINAL_API_KEY=key)))
+    return interfaces.Stdio([sys.executable, interfaces.__file__, "serve"], env=dict(os.environ, CARDINAL_API_KEY=key)), key
+
+
+@tool_core.preformatted
+def demo_mcp_host(model: APIModel, play=lambda lm: None, launched: tuple | None = None) -> str:
+    """Part 5, an MCP host: the model uses the Cardinal MCP server's tools through the lab's MCPClient over stdio
+    (`python3 interfaces.py serve`, or the one cardinal_over_stdio launched); the server holds the backend key,
+    which no message to the model carries."""
+    import interfaces
+    transport, key = launched or cardinal_over_stdio()
+    client = interfaces.MCPClient(transport)
     try:
         client.initialize()
         client.list_tools()

@@ -126,8 +126,9 @@ def main() -> int:
     bfcl = ("Demo 3. The nine BFCL questions, graded",
             lambda: "\n".join(filter(None, [note, bfcl_lab.demo_real(backend, dialect, choice, parallel)])))
     wanted = PARTS if args.part == "all" else (args.part,)
-    stand_in, models = None, {}
+    stand_in, models, launched = None, {}, None
     try:
+        launched = bfcl_lab.cardinal_over_stdio() if "mcp" in wanted else None  # it boots while the others run
         if set(wanted) - {"bfcl", "stream"}:
             stand_in, models, play = loop_models(args, backend)
         sections = {"ask": ("Demo 1. The round trip, live: a question, the arXiv search, each request as JSON",
@@ -138,7 +139,7 @@ def main() -> int:
                     "tau": ("Demo 4. The mini tau-bench with the model as the agent",
                             lambda: bfcl_lab.demo_tau_real(models["native"], play, args.trials)),
                     "mcp": ("Demo 5. An MCP host: the model on the Cardinal MCP server's tools",
-                            lambda: bfcl_lab.demo_mcp_host(models["native"], play)),
+                            lambda: bfcl_lab.demo_mcp_host(models["native"], play, launched)),
                     "stream": ("Demo 6. A streamed reply: each call ready before the reply ends",
                                tool_core.demo_streamed_calls)}
         tool_core.print_demos([sections[part] for part in wanted], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
@@ -153,6 +154,8 @@ def main() -> int:
     finally:
         if stand_in is not None:
             stand_in.stop()
+        if launched is not None:  # closed already when part 5 ran; closing again does nothing
+            launched[0].close()
     return 0
 
 

@@ -66,3 +66,33 @@ def demo_cant_compute(seed: int = 0) -> str:
 def demo(name: str) -> str:
     """A demo of toolformer_lab that takes no argument (demo_toolken, demo_cant_see, ...), computed once."""
     return getattr(tl, name)()
+
+
+# --- scripts/06: service_env's mini tau-bench ---
+
+
+@functools.cache
+def demo_tau(seed: int = 0) -> str:
+    import service_env
+    return service_env.demo_tau(seed)
+
+
+@functools.cache
+def demo_halved(seed: int = 0) -> str:
+    import service_env
+    return service_env.demo_halved(seed)
+
+
+# --- demos of tool_core and interfaces that several test files read ---
+
+
+@functools.cache
+def demo_parallel_turns() -> str:
+    import tool_core
+    return tool_core.demo_parallel_turns()
+
+
+@functools.cache
+def demo_four_ways() -> str:
+    import interfaces
+    return interfaces.demo_four_ways()

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
 import bfcl_lab  # noqa: E402
@@ -189,9 +190,9 @@ def chart_demos() -> dict[str, tuple]:
     """{chart name: (the chart, the text its demo printed)} for every chart of the numbered scripts."""
     demos = [lab_results.demo_cant_compute(0), lab_results.demo_threshold_sweep(0),
              toolformer_lab.demo_free_vs_masked(toolformer_lab.constrained_lab(0)),
-             tool_catalog.demo_all_in_context(0), tool_catalog.demo_retrieval(0), service_env.demo_tau(0),
-             service_env.demo_halved(0), interfaces.demo_tool_results(), tool_core.demo_parallel_turns(),
-             interfaces.demo_four_ways()]
+             tool_catalog.demo_all_in_context(0), tool_catalog.demo_retrieval(0), lab_results.demo_tau(0),
+             lab_results.demo_halved(0), interfaces.demo_tool_results(), lab_results.demo_parallel_turns(),
+             lab_results.demo_four_ways()]
     return {chart.name: (chart, text) for text in demos for chart in text.charts}
 
 

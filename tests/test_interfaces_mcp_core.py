@@ -8,6 +8,7 @@ pagination; 2026-07-28: basic/index "Per-request protocol fields", basic/version
 2.0's reserved codes, written out here rather than imported. An expected reply is matched as a subset: every key it
 names must be in the reply with that value (lists whole), so the full server may offer more (its logging capability).
 """
+import functools
 import io
 import json
 import sys
@@ -293,17 +294,18 @@ def part_two_functions(run) -> set[str]:
     last = next(i for i, line in enumerate(source, 1) if line.startswith("# --- 4f."))
     called = set()
 
-    def profile(frame, event, arg):
+    def trace(frame, event, arg):  # a global trace function sees each Python call once (no C calls, no lines)
         code = frame.f_code
-        if event == "call" and code.co_filename == interfaces.__file__ and first <= code.co_firstlineno < last:
+        if code.co_filename == interfaces.__file__ and first <= code.co_firstlineno < last:
             called.add(f"{code.co_name} (line {code.co_firstlineno})")
-    threading.setprofile(profile)
-    sys.setprofile(profile)
+        return None  # nothing to trace inside the function
+    threading.settrace(trace)
+    sys.settrace(trace)
     try:
         run()
     finally:
-        sys.setprofile(None)
-        threading.setprofile(None)
+        sys.settrace(None)
+        threading.settrace(None)
     return called
 
 
@@ -341,12 +343,18 @@ class OnlyTheCore(unittest.TestCase):
         self.assertTrue(rows[1][3].endswith("answered alike: True"))
 
 
-def lines_read(run) -> int:
-    """Count the lines of interfaces.py a student reads to follow run(): every line of each function it calls."""
+@functools.cache
+def function_spans() -> dict[int, tuple[int, int]]:
+    """{first line of a def in interfaces.py: (its first line, decorators included; its last line)}, parsed once."""
     import ast
     source = Path(interfaces.__file__).read_text(encoding="utf-8")
-    spans = {node.lineno: ((node.decorator_list[0].lineno if node.decorator_list else node.lineno), node.end_lineno)
-             for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return {node.lineno: ((node.decorator_list[0].lineno if node.decorator_list else node.lineno), node.end_lineno)
+            for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def lines_read(run) -> int:
+    """Count the lines of interfaces.py a student reads to follow run(): every line of each function it calls."""
+    spans = function_spans()
     called = set()
 
     def profile(frame, event, arg):

@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for script_runs, however the tests are started
 
+import lab_results  # noqa: E402
 import service_env  # noqa: E402
 import tool_catalog  # noqa: E402
 import tool_core  # noqa: E402
@@ -705,7 +706,7 @@ def t5_seed_9() -> list:
 class DemoTau(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.text = service_env.demo_tau(0)
+        cls.text = lab_results.demo_tau(0)
         cls.runs = runs8()
 
     def test_rows(self):
@@ -901,11 +902,11 @@ class DemoFailureModes(unittest.TestCase):
 class DemoHalved(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.text = service_env.demo_halved(0)
+        cls.text = lab_results.demo_halved(0)
 
     def test_it_says_why_as_before_differs_from_demo_2(self):
         # demo 2's agent on 16 trials a task, not 8; demo 2's pass@1 (its mean pass^1: the two are equal at k = 1)
-        demo2 = re.search(r"pass\^1 = (\d\.\d\d)", service_env.demo_tau(0)).group(1)
+        demo2 = re.search(r"pass\^1 = (\d\.\d\d)", lab_results.demo_tau(0)).group(1)
         self.assertIn("8 tasks x 16 trials each: twice demo 2's 8", self.text)
         self.assertIn(f"its pass@1 differs from demo 2's ({demo2}) by the 8 extra trials alone", self.text)
         runs = service_env._runs(0, 16)
@@ -966,8 +967,8 @@ class Script(unittest.TestCase):
     def test_the_demos_are_the_modules(self):
         _, out, _ = script_runs.result(SCRIPT)
         parts = sections(out)
-        for name, text in (("Demo 2", service_env.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
-                           ("Demo 4", service_env.demo_halved(0)), ("Demo 5", tool_catalog.demo_toolbench(0)),
+        for name, text in (("Demo 2", lab_results.demo_tau(0)), ("Demo 3", service_env.demo_failure_modes(0)),
+                           ("Demo 4", lab_results.demo_halved(0)), ("Demo 5", tool_catalog.demo_toolbench(0)),
                            ("Demo 6", service_env.demo_dual_control(0))):
             with self.subTest(name):
                 self.assertEqual(parts[name].strip("\n"), text)

@@ -12,7 +12,9 @@ import unittest
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for lab_results, however the tests are started
 
+import lab_results  # noqa: E402
 import tool_core  # noqa: E402
 from tool_core import (CallRecord, DemoText, ScriptedLM, SimulatedClock, ToolRegistry, Transcript,  # noqa: E402
                        call_text, count_tokens, invented_ids, pool_ms, run_agent, tool_from_function)
@@ -192,7 +194,7 @@ def table_rows(text: str, first: str) -> dict[str, list[str]]:
 class Demo(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.out = tool_core.demo_parallel_turns()
+        cls.out = lab_results.demo_parallel_turns()
 
     def test_one_turn_or_four(self):
         rows = table_rows(self.out, "model requests")
