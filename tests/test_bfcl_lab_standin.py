@@ -113,8 +113,8 @@ CONVERT_TOOL = {"name": "convert_temperature", "description": "Convert a tempera
 
 # ---------------------------------------------------------------------------------------------
 
-class AnthropicChecks(unittest.TestCase):
-    """POST /v1/messages: each check refuses the malformed request it exists for, in Anthropic's error shape."""
+class WithStandIn(unittest.TestCase):
+    """One stand-in per class, answering "ok", with a key: the checks' tests send it requests it must refuse."""
 
     @classmethod
     def setUpClass(cls):
@@ -123,6 +123,10 @@ class AnthropicChecks(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.server.stop()
+
+
+class AnthropicChecks(WithStandIn):
+    """POST /v1/messages: each check refuses the malformed request it exists for, in Anthropic's error shape."""
 
     def test_each_rule_refuses_its_request(self):
         unanswered = [{"role": "user", "content": "What is 2 + 3?"},
@@ -249,16 +253,8 @@ class AnthropicChecks(unittest.TestCase):
         self.assertNotIn(KEY, repr(self.server.log) + repr(self.server))
 
 
-class OpenAIChecks(unittest.TestCase):
+class OpenAIChecks(WithStandIn):
     """POST <base>/chat/completions: each check refuses the malformed request it exists for, in OpenAI's error shape."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = StandIn(lambda conversation: Turn("ok"), key=KEY).start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
 
     def test_each_rule_refuses_its_request(self):
         user = {"role": "user", "content": "What is 2 + 3?"}
