@@ -1543,10 +1543,26 @@ class HTTPBackend:
     """
 
     def __init__(self, model: str, *, timeout: float = 60.0, max_tokens: int = 512, retries: int = 3,
-                 sleep=time.sleep, stream: bool = False, on_event=None):
+                 sleep=time.sleep, stream: bool = False, on_event=None, max_requests: int | None = None):
         self.model, self.timeout, self.max_tokens, self.retries, self.sleep = model, timeout, max_tokens, retries, sleep
         self.stream, self.on_event = stream, on_event
         self.secret = ""
+        self.max_requests, self.requests, self.usage = max_requests, 0, {}  # the run's budget, and what it spent
+
+    def send(self, body: dict) -> dict:
+        """POST one request to the model (streamed when self.stream) within the run's budget of max_requests; count
+        it in `requests` and the tokens the API reports in `usage`. Every request of the lab's loops goes here."""
+        if self.max_requests is not None and self.requests >= self.max_requests:
+            raise LLMError(f"the budget of {self.max_requests} model requests is used up")
+        self.requests += 1
+        if self.stream:
+            fields, reader = self.stream_fields()
+            answer = self.post(self.url, self.headers(), body | fields, reader)
+        else:
+            answer = self.post(self.url, self.headers(), body)
+        for k, v in _usage(answer.get("usage")).items():
+            self.usage[k] = self.usage.get(k, 0) + v
+        return answer
 
     def post(self, url: str, headers: dict, body: dict, reader=None) -> dict:
         """POST JSON and return the decoded answer, retrying what the official SDKs retry; else LLMError.
@@ -1635,6 +1651,12 @@ class AnthropicBackend(HTTPBackend):
         self.secret, self.url = key or "", base_url.rstrip("/") + "/v1/messages"
         self.dialect = dialect or _dialect("Anthropic")
 
+    def headers(self) -> dict:
+        return {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
+
+    def stream_fields(self) -> tuple[dict, typing.Callable]:
+        return {"stream": True}, read_anthropic_stream
+
     def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
                  parallel: bool | None = None) -> Reply:
         """Send one question; return the reply's text, native calls (read by the Anthropic dialect) and stop reason."""
@@ -1642,11 +1664,7 @@ class AnthropicBackend(HTTPBackend):
                 "messages": [{"role": "user", "content": user}], "stop_sequences": tool_core.STOP_SEQUENCES}
         if tools:
             body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
-        headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.secret} if self.secret else {})
-        if self.stream:
-            data = self.post(self.url, headers, body | {"stream": True}, read_anthropic_stream)
-        else:
-            data = self.post(self.url, headers, body)
+        data = self.send(body)
         text, calls = _read_turn(self.dialect, data, self.url)
         stop = data.get("stop_reason") or ""
         return Reply(text, calls if tools else None, stop, stop in ("max_tokens", "model_context_window_exceeded"),
@@ -1670,6 +1688,13 @@ class OpenAIBackend(HTTPBackend):
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.dialect = dialect or _dialect("OpenAI")
 
+    def headers(self) -> dict:
+        return {"authorization": f"Bearer {self.secret}"} if self.secret else {}
+
+    def stream_fields(self) -> tuple[dict, typing.Callable]:
+        """include_usage: the last chunk carries the token counts the unstreamed answer has."""
+        return {"stream": True, "stream_options": {"include_usage": True}}, read_openai_stream
+
     def complete(self, system: str, user: str, tools: list[dict] | None = None, tool_choice: str | dict | None = None,
                  parallel: bool | None = None) -> Reply:
         """Send one question; return the reply's text, native calls (read by the OpenAI dialect) and stop reason.
@@ -1684,12 +1709,7 @@ class OpenAIBackend(HTTPBackend):
             body |= {"max_tokens": self.max_tokens, "stop": tool_core.STOP_SEQUENCES}
         if tools:
             body |= {"tools": tools} | _choice_fields(self.dialect, tool_choice, parallel)
-        headers = {"authorization": f"Bearer {self.secret}"} if self.secret else {}
-        if self.stream:  # include_usage: the last chunk carries the token counts the unstreamed answer has
-            data = self.post(self.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
-                             read_openai_stream)
-        else:
-            data = self.post(self.url, headers, body)
+        data = self.send(body)
         choices = data.get("choices")
         choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
         if choice is None:
@@ -2219,6 +2239,64 @@ class _CompletionStream:
                 lines.append(f"call {k}, {call['name']} ({call['id']}), was cut inside its arguments, after "
                              f"{len(raw)} characters: {tool_core.show(raw, 60)}")
         return lines
+
+
+# --- Demo 6's reply, natively: when each API's stream says a call is complete ---
+
+def streamed_reply_natively() -> tuple[dict, dict]:
+    """tool_core.STREAMED_REPLY as each API answers it natively: its prose as text, its two <tool_call>s as calls
+    (Anthropic's message, OpenAI's chat.completion; the prose after the calls, which a native turn has no place
+    for, is left out)."""
+    prose = tool_core.STREAMED_REPLY.split(tool_core.OPEN)[0].strip()
+    calls = tool_core.parse_tool_calls(tool_core.STREAMED_REPLY).items
+    message = {"id": "msg_demo6", "type": "message", "role": "assistant", "model": "stand-in",
+               "content": [{"type": "text", "text": prose}] + [
+                   {"type": "tool_use", "id": f"toolu_0{k}", "name": c.name, "input": c.arguments}
+                   for k, c in enumerate(calls, 1)],
+               "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 0, "output_tokens": 0}}
+    completion = {"id": "chatcmpl-demo6", "object": "chat.completion", "created": 0, "model": "stand-in",
+                  "choices": [{"index": 0, "logprobs": None, "finish_reason": "tool_calls", "message": {
+                      "role": "assistant", "content": prose, "refusal": None, "tool_calls": [
+                          {"id": f"call_0{k}", "type": "function",
+                           "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                          for k, c in enumerate(calls, 1)]}}]}
+    return message, completion
+
+
+def call_done_events(events: list[str], reader) -> tuple[list[tuple[str, int]], dict]:
+    """Read a stream (SSE events, as the writers above make them) event by event: ([(call, the event number at which
+    the reader reported it done)], the answer it rebuilt)."""
+    done, at = [], [0]
+
+    def lines():
+        for n, event in enumerate(events, 1):
+            at[0] = n
+            yield event
+    answer = reader(lines(), lambda kind, info: done.append((info["name"], at[0])) if kind == "call_done" else None)
+    return done, answer
+
+
+@tool_core.preformatted
+def demo_native_streams() -> str:
+    """Demo 6's reply streamed natively by each API: the event at which each call is complete, before the end."""
+    message, completion = streamed_reply_natively()
+    rows, same = [], []
+    for api, events, reader, marks in (
+            ("Anthropic", anthropic_events(message), read_anthropic_stream, "its content_block_stop"),
+            ("OpenAI", openai_chunks(completion), read_openai_stream,
+             "the next call's first chunk; the last, the finish_reason chunk")):
+        done, answer = call_done_events(events, reader)
+        same.append(answer == (message if api == "Anthropic" else completion))
+        rows.append([api, len(events)] + [f"event {n}" for _, n in done] + [marks])
+    names = [item["name"] for item in message["content"] if item["type"] == "tool_use"]
+    return "\n".join([
+        f"Natively, the same reply streamed {STREAM_PIECE} characters a delta: the prose as text, the two calls in the "
+        "API's own blocks,", "each call's arguments as pieces of JSON. The readers (read_anthropic_stream, "
+        "read_openai_stream) report a call done:", "",
+        format_table(["API", "events", *(f"{name} done" for name in names), "what marks it done"], rows), "",
+        "Both report each call before the stream ends, and rebuild the answer the API gives unstreamed: "
+        + ("yes" if all(same) else "NO") + "."])
+
 
 # ---------------------------------------------------------------------------------------------
 # --- 7c. A stand-in for both APIs, offline: every request checked as the vendor checks it ---
@@ -3066,27 +3144,25 @@ class APIModel:
     """A backend (AnthropicBackend, OpenAIBackend) as a model of tool_core's loop: .turn(messages, tools, choice).
 
     native=True: tool calling through the vendor's fields; native=False: the text protocol (the tools in the
-    system prompt, <tool_call> tags, stopped at <tool_result). max_requests bounds the requests of a whole run
-    (every loop that uses this model); `requests` and `usage` count what was spent.
+    system prompt, <tool_call> tags, stopped at <tool_result). `requests` counts this model's requests; the
+    backend holds the run's budget and what every model on it spent (HTTPBackend.send).
     """
 
-    def __init__(self, backend: HTTPBackend, native: bool = True, max_requests: int = 200):
+    def __init__(self, backend: HTTPBackend, native: bool = True):
         if not isinstance(backend, (AnthropicBackend, OpenAIBackend)):
             raise TypeError(f"APIModel needs an AnthropicBackend or OpenAIBackend, got {type(backend).__name__}")
-        self.backend, self.native, self.max_requests = backend, native, max_requests
-        self.requests, self.usage = 0, {}
+        self.backend, self.native, self.requests = backend, native, 0
         self.exchanges: list[tuple[dict, dict]] = []  # (request body, answer) of every request: no key is in them
         self.anthropic = isinstance(backend, AnthropicBackend)
 
     def __repr__(self) -> str:
-        return (f"APIModel({self.backend.model}, {'native' if self.native else 'text protocol'}"
-                f"{', streamed' if self.backend.stream else ''}, {self.requests}/{self.max_requests} requests)")
+        backend = self.backend
+        budget = f"/{backend.max_requests}" if backend.max_requests is not None else ""
+        return (f"APIModel({backend.model}, {'native' if self.native else 'text protocol'}"
+                f"{', streamed' if backend.stream else ''}, {backend.requests}{budget} requests)")
 
     def turn(self, messages: list[dict], tools: list[tool_core.Tool] = (), tool_choice: str = "auto") -> tool_core.Turn:
         """Send the conversation so far; return the model's next turn (an LLMError when the API fails)."""
-        if self.requests >= self.max_requests:
-            raise LLMError(f"the budget of {self.max_requests} model requests is used up")
-        self.requests += 1
         dialect = self.backend.dialect
         system, history = vendor_messages(dialect, messages, self.native)
         body = {"model": self.backend.model, "max_tokens": self.backend.max_tokens}
@@ -3101,14 +3177,12 @@ class APIModel:
             body.pop("stop", None)
         if self.anthropic:
             body |= {"system": system, "messages": history}
-            headers = {"anthropic-version": "2023-06-01"} | ({"x-api-key": self.backend.secret} if self.backend.secret else {})
-            data = self._send(headers, body)
+            data = self._send(body)
             raw = {"role": "assistant", "content": data.get("content")}
             stop = data.get("stop_reason") or ""
         else:
             body["messages"] = [{"role": "system", "content": system}] + history
-            headers = {"authorization": f"Bearer {self.backend.secret}"} if self.backend.secret else {}
-            data = self._send(headers, body)
+            data = self._send(body)
             choice = (data.get("choices") or [{}])[0] if isinstance(data.get("choices"), list) else {}
             message = choice.get("message") if isinstance(choice, dict) and isinstance(choice.get("message"), dict) else {}
             raw = {"role": "assistant", "content": message.get("content")} | (
@@ -3116,8 +3190,6 @@ class APIModel:
             finish = (choice.get("finish_reason") or "") if choice else ""
             stop = "refusal" if message.get("refusal") or finish == "content_filter" else finish
         usage = _usage(data.get("usage"))
-        for k, v in usage.items():
-            self.usage[k] = self.usage.get(k, 0) + v
         if not self.native:
             text = "".join(b.get("text", "") for b in raw["content"] if isinstance(b, dict)) \
                 if isinstance(raw["content"], list) else raw["content"] or ""
@@ -3126,16 +3198,10 @@ class APIModel:
         text, calls = _read_native(dialect, raw, self.backend.url)
         return tool_core.Turn(text, calls, stop, usage, raw)
 
-    def _send(self, headers: dict, body: dict) -> dict:
-        """POST the request; streamed (the backend's stream=True), the events are read back into the same answer."""
-        backend = self.backend
-        if not backend.stream:
-            answer = backend.post(backend.url, headers, body)
-        elif self.anthropic:
-            answer = backend.post(backend.url, headers, body | {"stream": True}, read_anthropic_stream)
-        else:
-            answer = backend.post(backend.url, headers, body | {"stream": True, "stream_options": {"include_usage": True}},
-                                  read_openai_stream)
+    def _send(self, body: dict) -> dict:
+        """Send the request through the backend (its budget, its stream setting); keep the exchange."""
+        answer = self.backend.send(body)
+        self.requests += 1
         self.exchanges.append((body, answer))
         return answer
 

@@ -1,14 +1,16 @@
 """Code 07: a real model in the lecture's loops, with no SDK (lecture 001 section 9; slides 003, demonstration 1).
 
-Five parts (--part picks one; all by default). Offline, parts 1, 2, 4 and 5 run against bfcl_lab.StandIn, the
-lab's stand-in for both APIs on 127.0.0.1 (every request checked as the vendor checks it, answered by the lab's
-scripted models), so the output shows the real exchange; with a key or a local server they run on that model:
+Six parts (--part picks one; all by default). Offline, every part that needs a model runs against
+bfcl_lab.StandIn, the lab's stand-in for both APIs on 127.0.0.1 (every request checked as the vendor checks it,
+answered by the lab's scripted models), so the output shows the real exchange; with a key or a local server they
+run on that model:
   1 ask      the round trip: --ask "..." with the offline arXiv search as the tool, each request and answer as JSON
   2 harness  script 03's tasks (parallel calls, relevance, self-correction), natively and in the text protocol
-  3 bfcl     the nine BFCL questions, graded by AST and by execution (offline: model A's replies)
+  3 bfcl     the nine BFCL questions, graded by AST and by execution (offline: model A's replies of demo 1)
   4 tau      the mini tau-bench with the model as the agent: --trials K per task, graded by the final state
   5 mcp      an MCP host: the model uses the Cardinal MCP server's tools through MCPClient over stdio
-  6 stream   a streamed reply fed to the text protocol's incremental parser: each call ready at its closing tag
+  6 stream   a streamed reply fed to the text protocol's incremental parser: each call ready at its closing tag;
+             then natively, as each API streams it: the event at which each call is complete
 --stream reads each answer as the API's event stream; --max-requests bounds a run's model requests (a part that
 would pass it stops with an error); the requests and tokens spent are printed at the end.
 
@@ -19,20 +21,22 @@ text, stop sequence <tool_result): the setting of a harness whose model interfac
 "messages in, string out". --native sends the same tools in the vendor's native format instead
 (rendered by interfaces' dialects), so both are graded by the same AST and execution graders.
 
-Back-ends, over urllib, chosen as the official SDKs read their environment:
+Back-ends, over urllib, chosen as the official SDKs read their environment (or a .env file here):
   --api anthropic, or ANTHROPIC_API_KEY set   -> the Anthropic Messages API at ANTHROPIC_BASE_URL or --base-url
                                                  (default https://api.anthropic.com; model bfcl_lab.ANTHROPIC_MODEL)
   --api openai, --base-url, or OPENAI_API_KEY -> any OpenAI-compatible Chat Completions endpoint at --base-url,
                                                  OPENAI_BASE_URL or https://api.openai.com/v1: the request goes to
                                                  base + /chat/completions, so the base holds the version, e.g.
                                                  http://127.0.0.1:11434/v1 for Ollama (key: OPENAI_API_KEY, if any)
-  none of these, or --toy                     -> offline: model A's replies from demo 1 (the default; about 0.2 s)
+  none of these, or --toy                     -> offline: the stand-in (the default; about 0.5 s for all parts)
 With --native, --tool-choice (auto, required, any, none, or a tool's name) and --no-parallel go in
 the vendor's own fields. Retried with back-off, as the SDKs do: 408, 409, 429 (not a used-up
 quota), 5xx but 501, timeouts and dropped connections. A reply cut at max_tokens is graded as
-the truncated call it holds. The key is sent in a header and never printed. Offline, the flags that
-shape a request (--native, --tool-choice, --no-parallel, --model, --max-tokens, --timeout) change
-nothing, and a line above the table says which were given.
+the truncated call it holds. The key is sent in a header and never printed. Offline, part 3's
+requests carry these flags too: the stand-in converts model A's written calls to native ones and
+holds them to --tool-choice none and --no-parallel as the APIs do; a forced call (required, or a
+tool's name) is refused before anything runs, since written replies cannot be forced; --model and
+--max-tokens reach the stand-in but change no reply, and a line above the table says so.
 """
 import argparse
 import os
@@ -48,7 +52,7 @@ PARTS = ("ask", "harness", "bfcl", "tau", "mcp", "stream")
 
 
 def backend_for(args: argparse.Namespace):
-    """Pick the back-end from the flags and the environment (the toy when nothing points at a model)."""
+    """Pick the back-end from the flags and the environment; None when nothing points at a model (offline)."""
     env = bfcl_lab.read_dotenv(".env") | dict(os.environ)  # keys from the environment, or a .env file here
     options = {"timeout": args.timeout, "max_tokens": args.max_tokens}
     api = getattr(args, "api", None) or (
@@ -56,7 +60,7 @@ def backend_for(args: argparse.Namespace):
         "anthropic" if env.get("ANTHROPIC_API_KEY") or env.get("ANTHROPIC_BASE_URL") else
         "openai" if env.get("OPENAI_API_KEY") else None)
     if args.toy or api is None:
-        return bfcl_lab.ToyBackend()
+        return None
     if api == "openai":  # the Anthropic key, if set, stays home
         return bfcl_lab.OpenAIBackend(args.base_url or env.get("OPENAI_BASE_URL") or bfcl_lab.OPENAI_BASE_URL,
                                       env.get("OPENAI_API_KEY"), args.model or bfcl_lab.OPENAI_MODEL, **options)
@@ -73,22 +77,22 @@ def tool_choice_of(text: str | None) -> str | dict | None:
 
 
 def offline_note(args: argparse.Namespace, parser: argparse.ArgumentParser) -> str:
-    """Name the flags the offline toy ignores, in one line ('' when none was given): they shape a real request."""
-    given = [f"--{name.replace('_', '-')}" for name in ("native", "tool_choice", "no_parallel", "model", "max_tokens",
-                                                      "timeout") if getattr(args, name) != parser.get_default(name)]
+    """Say who answers part 3 offline, and which given flags change nothing there (--model, --max-tokens): they
+    reach the stand-in, but model A's replies are written out in advance."""
+    line = "Offline: the stand-in answers with model A's replies of demo 1, written out in advance"
+    given = [f"--{name.replace('_', '-')}" for name in ("model", "max_tokens")
+             if getattr(args, name) != parser.get_default(name)]
     if not given:
-        return ""
-    named = given[0] if len(given) == 1 else ", ".join(given[:-1]) + " and " + given[-1]
+        return line + "."
     real = "without --toy" if args.toy else "once ANTHROPIC_API_KEY, OPENAI_API_KEY, --api or --base-url names one"
     one = len(given) == 1
-    return (f"Offline, {named} {'has' if one else 'have'} no effect: model A's replies are written out in advance, "
-            f"in the text protocol, and no request is sent ({'it applies' if one else 'they apply'} to a real model, "
-            f"{real}).")
+    return (f"{line}: {' and '.join(given)} reach{'es' if one else ''} it but change{'s' if one else ''} no reply "
+            f"({'it applies' if one else 'they apply'} to a real model, {real}).")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--toy", action="store_true", help="offline: model A's replies (the default without a key)")
+    parser.add_argument("--toy", action="store_true", help="offline, on the stand-in (the default without a key)")
     parser.add_argument("--api", choices=["anthropic", "openai"], help="which API (default: from the environment)")
     parser.add_argument("--base-url", help="the API's base URL, e.g. http://127.0.0.1:11434/v1 (an OpenAI-compatible "
                                            "server unless --api anthropic)")
@@ -114,40 +118,50 @@ def main() -> int:
     except ValueError as exc:  # a .env line that is no NAME=value (its value is never shown)
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    dialect, choice, parallel = None, None, None
-    if args.native and not isinstance(backend, bfcl_lab.ToyBackend):
-        dialect = backend.dialect  # the reader of the backend's replies renders its tools too
-        choice, parallel = tool_choice_of(args.tool_choice), (False if args.no_parallel else None)
-        try:
-            dialect.tool_choice(choice or "auto", parallel)
-        except ValueError as exc:
-            parser.error(str(exc))
-    note = offline_note(args, parser) if isinstance(backend, bfcl_lab.ToyBackend) else ""
-    bfcl = ("Demo 3. The nine BFCL questions, graded",
-            lambda: "\n".join(filter(None, [note, bfcl_lab.demo_real(backend, dialect, choice, parallel)])))
+    offline = backend is None
+    choice, parallel = tool_choice_of(args.tool_choice), (False if args.no_parallel else None)
+    if offline and choice not in (None, "auto", "none"):
+        parser.error(f"offline, model A's replies are written out in advance and cannot be forced to call a tool: "
+                     f"--tool-choice {args.tool_choice} needs a real model (auto and none work offline)")
     wanted = PARTS if args.part == "all" else (args.part,)
-    stand_in, models, launched = None, {}, None
+    stand_in, launched, play = None, None, lambda lm: None
     try:
         launched = bfcl_lab.cardinal_over_stdio() if "mcp" in wanted else None  # it boots while the others run
-        if set(wanted) - {"bfcl", "stream"}:
-            stand_in, models, play = loop_models(args, backend)
+        if offline:
+            stand_in, play = start_stand_in()
+            backend = bfcl_lab.AnthropicBackend("", base_url=stand_in.url, model=args.model or STAND_IN_MODEL,
+                                                timeout=args.timeout, max_tokens=args.max_tokens)
+        backend.stream, backend.max_requests = args.stream, args.max_requests
+        dialect = backend.dialect if args.native else None  # the reader of the backend's replies renders its tools
+        if dialect is not None:
+            try:
+                dialect.tool_choice(choice or "auto", parallel)
+            except ValueError as exc:
+                parser.error(str(exc))
+        else:
+            choice = parallel = None
+        models = {"native": bfcl_lab.APIModel(backend), "text protocol": bfcl_lab.APIModel(backend, native=False)}
+
+        def bfcl() -> str:
+            if stand_in is not None:
+                stand_in.policy = bfcl_lab.answers_policy()
+            graded = bfcl_lab.demo_real(backend, dialect, choice, parallel)
+            return "\n".join(filter(None, [offline_note(args, parser) if offline else "", graded]))
         sections = {"ask": ("Demo 1. The round trip, live: a question, the arXiv search, each request as JSON",
                             lambda: bfcl_lab.demo_ask(models["native"], play, args.ask)),
                     "harness": ("Demo 2. The harness on the model: parallel calls, relevance, correction",
                                 lambda: bfcl_lab.demo_harness(models, play)),
-                    "bfcl": bfcl,
+                    "bfcl": ("Demo 3. The nine BFCL questions, graded", bfcl),
                     "tau": ("Demo 4. The mini tau-bench with the model as the agent",
                             lambda: bfcl_lab.demo_tau_real(models["native"], play, args.trials)),
                     "mcp": ("Demo 5. An MCP host: the model on the Cardinal MCP server's tools",
                             lambda: bfcl_lab.demo_mcp_host(models["native"], play, launched)),
                     "stream": ("Demo 6. A streamed reply: each call ready before the reply ends",
-                               tool_core.demo_streamed_calls)}
+                               lambda: tool_core.demo_streamed_calls() + "\n\n" + bfcl_lab.demo_native_streams())}
         tool_core.print_demos([sections[part] for part in wanted], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
-        if models:
-            spent = [m for m in models.values()]
-            tokens = {k: sum(m.usage.get(k, 0) for m in spent) for k in ("input_tokens", "output_tokens")}
-            print(f"\n[{sum(m.requests for m in spent)} model requests; tokens reported: {tokens['input_tokens']:,} in, "
-                  f"{tokens['output_tokens']:,} out{' (the stand-in counts with count_tokens)' if stand_in else ''}]")
+        if backend.requests:
+            print(f"\n[{backend.requests} model requests; tokens reported: {backend.usage.get('input_tokens', 0):,} in, "
+                  f"{backend.usage.get('output_tokens', 0):,} out{' (the stand-in counts with count_tokens)' if stand_in else ''}]")
     except bfcl_lab.LLMError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -159,23 +173,17 @@ def main() -> int:
     return 0
 
 
-def loop_models(args: argparse.Namespace, backend):
-    """The models of parts 1, 2, 4 and 5: natively and in the text protocol, on the chosen API, or offline on the
-    stand-in (returned, to be stopped) whose scripted model each part sets with play(lm)."""
-    budget = {"max_requests": args.max_requests}
-    if isinstance(backend, bfcl_lab.ToyBackend):
-        current = {}
-        stand_in = bfcl_lab.StandIn(lambda conversation: current["policy"](conversation)).start()
-        api = bfcl_lab.AnthropicBackend("", base_url=stand_in.url, model="stand-in (the lab's scripted models)",
-                                        stream=args.stream)
+STAND_IN_MODEL = "stand-in (the lab's scripted models)"
 
-        def play(lm):
-            current["policy"] = bfcl_lab.policy_from_lm(lm)
-        return stand_in, {"native": bfcl_lab.APIModel(api, **budget),
-                          "text protocol": bfcl_lab.APIModel(api, native=False, **budget)}, play
-    backend.stream = args.stream
-    return None, {"native": bfcl_lab.APIModel(backend, **budget),
-                  "text protocol": bfcl_lab.APIModel(backend, native=False, **budget)}, lambda lm: None
+
+def start_stand_in():
+    """Offline: start the stand-in (returned, to be stopped) and play(lm), which makes the lab's text model lm the
+    model it answers with next: each part hands it the scripted model that part needs."""
+    stand_in = bfcl_lab.StandIn(None).start()
+
+    def play(lm) -> None:
+        stand_in.policy = bfcl_lab.policy_from_lm(lm)
+    return stand_in, play
 
 
 if __name__ == "__main__":

@@ -284,6 +284,16 @@ def sections(out: str, notes: bool = False) -> dict[str, str]:
     return dict(zip(titles, bodies))
 
 
+def load_script(name: str) -> types.ModuleType:
+    """A script of scripts/ as a module, e.g. load_script("run_all.py"): its functions to call, its main() not run
+    (every script's main() is behind __name__ == "__main__"); a fresh module each time."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), SCRIPTS / name)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @functools.cache
 def _code(path: Path, stamp: tuple[int, int]):
     """The file compiled once (per version of it): interfaces.py takes 0.07 s to compile."""
@@ -320,6 +330,25 @@ def in_process(path: str | Path, *args: str) -> Result:
     return Result(code, out.getvalue(), err.getvalue())
 
 
+# --- Servers a test launches as a subprocess, started at import so that they boot while other tests run ---
+
+_EARLY: dict[str, object] = {}
+
+
+def launch_early(key: str, launch) -> None:
+    """Call launch() now, when the test module is imported: it starts a server process (it returns the Popen, or a
+    transport holding it as .process) that boots, importing the lab, while other tests run. take_early(key, launch)
+    hands it to the test that talks to it; one no test took is killed at exit."""
+    if key not in _EARLY:
+        _EARLY[key] = launch()
+
+
+def take_early(key: str, launch):
+    """What launch_early(key, ...) started, once; launch() now when there is none (a test run on its own)."""
+    early = _EARLY.pop(key, None)
+    return early if early is not None else launch()
+
+
 @atexit.register
 def _stop() -> None:
     """End the helper and whatever it still runs (its whole process group), and remove the temporary folders."""
@@ -333,6 +362,14 @@ def _stop() -> None:
         process.stdout.close()
         _HELPER["folder"].cleanup()
     _ELSEWHERE.cleanup()
+    for early in _EARLY.values():  # launched and never taken: a test skipped, or a selection run
+        process = getattr(early, "process", early)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--drive"]:

@@ -65,8 +65,8 @@ class Native(unittest.TestCase):
             {"role": "assistant", "content": ANTHROPIC_CALL["content"]},  # verbatim: the signed thinking block too
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01",
                                           "content": t.messages[3]["results"][0][1].text}]}])
-        self.assertEqual((t.usage, model.usage, model.requests),
-                         ({"input_tokens": 880, "output_tokens": 42}, {"input_tokens": 880, "output_tokens": 42}, 2))
+        self.assertEqual((t.usage, backend.usage, model.requests, backend.requests),
+                         ({"input_tokens": 880, "output_tokens": 42}, {"input_tokens": 880, "output_tokens": 42}, 2, 2))
 
     def test_openai_one_tool_message_per_call_and_the_choice_in_its_field(self):
         backend = OpenAIBackend("http://127.0.0.1:9/v1", "sk-test")
@@ -113,10 +113,12 @@ class TextProtocol(unittest.TestCase):
 
 class Budget(unittest.TestCase):
     def test_the_budget_of_requests_stops_the_run_with_a_clear_error(self):
-        backend = AnthropicBackend("k", base_url="http://127.0.0.1:9")
-        recorded(backend, [ANTHROPIC_CALL, ANTHROPIC_END])
-        with self.assertRaisesRegex(LLMError, "budget of 1 model requests is used up"):
-            tool_core.run_agent(APIModel(backend, max_requests=1), tool_core.orrin_grid_registry()[0], "q")
+        backend = AnthropicBackend("k", base_url="http://127.0.0.1:9", max_requests=3)
+        bodies = recorded(backend, [ANTHROPIC_END, ANTHROPIC_CALL, ANTHROPIC_CALL])
+        self.assertEqual(backend.complete("s", "u").text, "E-1474 is resolved.")  # the budget is the backend's: every use counts
+        with self.assertRaisesRegex(LLMError, "budget of 3 model requests is used up"):
+            tool_core.run_agent(APIModel(backend), tool_core.orrin_grid_registry()[0], "q")
+        self.assertEqual((len(bodies), backend.requests), (3, 3))
 
     def test_only_the_two_backends(self):
         with self.assertRaisesRegex(TypeError, "AnthropicBackend or OpenAIBackend"):
@@ -210,7 +212,7 @@ class OverTheWire(unittest.TestCase):
     def test_a_tau_bench_trial_with_the_model_as_the_agent(self):
         task = next(t for t in service_env.TASKS if t.id == "T1")
         careful = service_env.Knobs(**{name: 0.0 for name in service_env.Knobs().__dict__})
-        for (label, backend), native in zip(backends(self.server)[::3], (True, False)):  # each API, each mode once
+        for (label, backend), native in zip(backends(self.server), (True, False, False, True)):  # each mode twice
             with self.subTest(label, native=native):
                 agent = service_env.ToyAgent(task, careful, __import__("random").Random(0))
                 self.play(tool_core.ScriptedLM(agent))
@@ -222,9 +224,8 @@ class OverTheWire(unittest.TestCase):
         import interfaces
         with interfaces.CardinalServer() as backend:
             api = backend.api
-            server = interfaces.MCPCoreServer(interfaces.cardinal_tools(backend.url, api.token, api.spec),
-                                              tokens=interfaces.DEMO_TOKENS)
-            client = interfaces.MCPCoreClient(interfaces.InProcess(server.session(next(iter(interfaces.DEMO_TOKENS)))))
+            server = interfaces.cardinal_mcp_server(backend.url, api.token, api.spec, tokens=interfaces.DEMO_TOKENS)
+            client = interfaces.MCPClient(interfaces.InProcess(server.session(next(iter(interfaces.DEMO_TOKENS)))))
             self.addCleanup(client.close)
             client.initialize()
             client.list_tools()
@@ -319,8 +320,8 @@ class Script07(unittest.TestCase):
         sections = script_runs.sections(out)
         self.assertEqual([tool_core.banner_number(title) for title in sections], [1, 2, 3, 4, 5, 6])
         last, spent = sections["Demo 6. A streamed reply: each call ready before the reply ends"].rsplit("\n\n", 1)
-        self.assertEqual(last, tool_core.demo_streamed_calls())
-        self.assertRegex(spent, r"^\[93 model requests; tokens reported: [\d,]+ in, [\d,]+ out")  # 2 + 12 + 77 + 2
+        self.assertEqual(last, tool_core.demo_streamed_calls() + "\n\n" + bfcl_lab.demo_native_streams())
+        self.assertRegex(spent, r"^\[102 model requests; tokens reported: [\d,]+ in, [\d,]+ out")  # 2 + 12 + 9 + 77 + 2
         mcp = sections["Demo 5. An MCP host: the model on the Cardinal MCP server's tools"]
         self.assertIn("over stdio, 3 tools: list_people, list_teams, make_digest", mcp)
         self.assertIn("2 requests to the model, 1 tools/call; the backend key in a request to the model: no.", mcp)

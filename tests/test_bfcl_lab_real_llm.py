@@ -17,7 +17,6 @@ here waits on a back-off.
 """
 import argparse
 import email.utils
-import importlib.util
 import io
 import json
 import os
@@ -784,10 +783,7 @@ class Grading(unittest.TestCase):
 
 def load_script():
     """Import scripts/07_real_llm.py as a module (its name starts with a digit), without running main()."""
-    spec = importlib.util.spec_from_file_location("real_llm_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_runs.load_script("07_real_llm.py")
 
 
 class ScriptInProcess(unittest.TestCase):
@@ -804,9 +800,9 @@ class ScriptInProcess(unittest.TestCase):
     def test_backend_for(self):
         local = "http://127.0.0.1:9/v1"
         table = [  # (flags, environment) -> (back-end class, model, url, key sent, timeout, max_tokens)
-            ({}, {}, (bfcl_lab.ToyBackend, "toy (model A of demo 1)")),
-            ({"toy": True}, {"ANTHROPIC_API_KEY": KEY}, (bfcl_lab.ToyBackend, "toy (model A of demo 1)")),
-            ({}, {"ANTHROPIC_API_KEY": ""}, (bfcl_lab.ToyBackend, "toy (model A of demo 1)")),
+            ({}, {}, None),  # offline: the script starts the stand-in
+            ({"toy": True}, {"ANTHROPIC_API_KEY": KEY}, None),
+            ({}, {"ANTHROPIC_API_KEY": ""}, None),
             ({}, {"ANTHROPIC_API_KEY": KEY},
              (AnthropicBackend, bfcl_lab.ANTHROPIC_MODEL, "https://api.anthropic.com/v1/messages", KEY, 60.0, 512)),
             ({"model": "claude-x", "timeout": 5.0, "max_tokens": 10}, {"ANTHROPIC_API_KEY": KEY},
@@ -832,9 +828,8 @@ class ScriptInProcess(unittest.TestCase):
                 args = argparse.Namespace(**({"toy": False, "api": None, "base_url": None, "model": None,
                                               "timeout": 60.0, "max_tokens": 512} | flags))
                 backend = self.script.backend_for(args)
-                got = (type(backend), backend.model)
-                if not isinstance(backend, bfcl_lab.ToyBackend):
-                    got += (backend.url, backend.secret, backend.timeout, backend.max_tokens)
+                got = backend and (type(backend), backend.model, backend.url, backend.secret, backend.timeout,
+                                   backend.max_tokens)
                 self.assertEqual(got, expected)
 
     def test_the_anthropic_path(self):
@@ -1012,7 +1007,8 @@ class Script(unittest.TestCase):
                                   env={"OPENAI_API_KEY": KEY})
         table = [  # (run, exit code, on stdout, on stderr)
             ("default", 0, ["=== Demo 3. The nine BFCL questions, graded ===",
-                            "Model: toy (model A of demo 1), through the text protocol.",
+                            "Offline: the stand-in answers with model A's replies of demo 1, written out in advance.",
+                            "Model: stand-in (the lab's scripted models), through the text protocol.",
                             "AST 7/9, execution 8/9."], []),  # model A: demo 1's figures
             ("text", 0, ["Model: fake-7b, through the text protocol.", "AST 8/9, execution 8/9.",
                          "malformed call (truncated) (cut at max_tokens)"], []),

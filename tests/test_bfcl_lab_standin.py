@@ -588,6 +588,24 @@ class StreamReaders(unittest.TestCase):
                 first_done = seen.index(calls[1])
                 self.assertLess(sum(1 for e in seen[:first_done] if e[0] == "line"), len(lines) - 4)
 
+    def test_demo_6_natively_each_call_is_done_at_the_event_that_closes_it(self):
+        message, completion = bfcl_lab.streamed_reply_natively()
+        whole = tool_core.parse_tool_calls(tool_core.STREAMED_REPLY).items
+        self.assertEqual([(b["name"], b["input"]) for b in message["content"][1:]], [(c.name, c.arguments) for c in whole])
+        anthropic = bfcl_lab.anthropic_events(message)
+        stops = [n for n, e in enumerate(anthropic, 1) if e.startswith("event: content_block_stop\n")]  # of blocks 0-2
+        chunks = bfcl_lab.openai_chunks(completion)
+        data = [json.loads(c.removeprefix("data: ")) for c in chunks[:-1]]  # the last is data: [DONE]
+        firsts = [n for n, c in enumerate(data, 1) if (c["choices"][0]["delta"].get("tool_calls") or [{}])[0].get("id")]
+        finish = next(n for n, c in enumerate(data, 1) if c["choices"][0]["finish_reason"])
+        table = [line.split() for line in bfcl_lab.demo_native_streams().splitlines()
+                 if line.startswith(("Anthropic ", "OpenAI "))]
+        self.assertEqual([row[:6] for row in table],
+                         [["Anthropic", str(len(anthropic)), "event", str(stops[1]), "event", str(stops[2])],
+                          ["OpenAI", str(len(chunks)), "event", str(firsts[1]), "event", str(finish)]])
+        self.assertLess(finish, len(chunks))  # before the stream's end
+        self.assertTrue(bfcl_lab.demo_native_streams().endswith("unstreamed: yes."))
+
     def test_text_arrives_piece_by_piece(self):
         pieces = []
         self.read("anthropic", io.StringIO(self.streams["anthropic", "text only"][1]),
@@ -663,6 +681,12 @@ class Backends(unittest.TestCase):
                     answers, notes = bfcl_lab.ask_model(backend, dialect, tool_choice="auto", parallel=True)
                 self.assertEqual(answers, native_a if dialect else bfcl_lab.MODEL_A)
                 self.assertEqual(set(notes.values()), {""})
+        # what the request asks is what model A's written calls are held to (script 07's flags, offline)
+        for backend, dialect in table[2:]:
+            for choice, parallel, expected in (("none", None, {q: [] for q in native_a}),
+                                               ("auto", False, {q: calls[:1] for q, calls in native_a.items()})):
+                with self.subTest(backend=type(backend).__name__, tool_choice=choice, parallel=parallel):
+                    self.assertEqual(bfcl_lab.ask_model(backend, dialect, choice, parallel)[0], expected)
 
     def test_a_stream_cut_off_is_an_llm_error_naming_what_is_missing_and_is_not_retried(self):
         self.server.policy = lambda c: Turn("", [CONVERT])

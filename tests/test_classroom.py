@@ -76,11 +76,7 @@ class NotesInTheScripts(unittest.TestCase):
 
 def load_run_all():
     """scripts/run_all.py as a module (its main() is not run)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("run_all", ROOT / "scripts" / "run_all.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script_runs.load_script("run_all.py")
 
 
 class RunAllCrosswalk(unittest.TestCase):

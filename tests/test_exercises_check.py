@@ -8,7 +8,6 @@ forgets required, an MCP handler that ignores the protocol version); an exceptio
 goes on; a file that does not import or lacks a function gets one line and exit 1; usage errors exit 2.
 The script runs in this process (tests/script_runs.in_process); the student files go to a temporary folder.
 """
-import importlib.util
 import re
 import sys
 import tempfile
@@ -29,9 +28,7 @@ from script_runs import in_process  # noqa: E402
 
 SCRIPT = script_runs.SCRIPTS / "exercises.py"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-_SPEC = importlib.util.spec_from_file_location("exercises_script", SCRIPT)
-exercises = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(exercises)  # importing the script runs nothing: main() is behind __name__ == "__main__"
+exercises = script_runs.load_script("exercises.py")
 
 TABLES = {  # each exercise's rows, in order: the shared tables, by name
     1: exercise_tables.USEFULNESS + exercise_tables.KEEP, 2: tool_core.PARSER_CASES, 3: exercise_tables.CALLS,

@@ -425,13 +425,27 @@ class StdioInProcess(unittest.TestCase):
         self.assertIn("debug: hi", stderr.getvalue())
 
 
+_EMPTY = tempfile.TemporaryDirectory()  # the folder `interfaces.py serve` runs in: nothing there to read
+
+
+def launch_serve() -> subprocess.Popen:
+    """`interfaces.py serve` with a minimal environment in an empty folder."""
+    return subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=MINIMAL_ENV, cwd=_EMPTY.name)
+
+
+def launch_client_transport() -> Stdio:
+    return Stdio(SERVE, env=MINIMAL_ENV, timeout=10)
+
+
+script_runs.launch_early("interfaces.py serve", launch_serve)  # each boots while the tests before StdioServer's run
+script_runs.launch_early("interfaces.py serve, Stdio", launch_client_transport)
+
+
 class StdioServer(unittest.TestCase):
     def start(self) -> tuple[subprocess.Popen, queue.Queue, list]:
-        """Launch `interfaces.py serve` with a minimal environment in an empty directory; read stdout in a thread."""
-        where = tempfile.TemporaryDirectory()
-        self.addCleanup(where.cleanup)
-        process = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   env=MINIMAL_ENV, cwd=where.name)
+        """Launch `interfaces.py serve` (or take the one launched early); read its stdout in a thread."""
+        process = script_runs.take_early("interfaces.py serve", launch_serve)
         lines, every = queue.Queue(), []
 
         def read():
@@ -510,7 +524,7 @@ class StdioServer(unittest.TestCase):
             self.assertEqual(json.loads(line)["jsonrpc"], "2.0")
 
     def test_the_client_transport(self):
-        client = MCPClient(Stdio(SERVE, env=MINIMAL_ENV, timeout=10))
+        client = MCPClient(script_runs.take_early("interfaces.py serve, Stdio", launch_client_transport))
         self.addCleanup(self.stop, client.transport.process)
         self.assertEqual(client.initialize()["protocolVersion"], "2025-11-25")
         self.assertEqual([t["name"] for t in client.list_tools()], ["list_people", "list_teams", "make_digest"])

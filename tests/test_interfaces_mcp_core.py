@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # for exercise_tables, however the tests are started
 
 import interfaces  # noqa: E402
+import script_runs  # noqa: E402
 from interfaces import MCPCoreServer, MCPServer  # noqa: E402
 from tool_core import ToolRegistry, tool_from_function  # noqa: E402
 from exercise_tables import TOOLS_CALLS, add, mcp_registry, subset  # noqa: E402
@@ -256,11 +257,22 @@ class CoreClient(unittest.TestCase):
         self.assertTrue(client.alerts[0].startswith("add: its definition changed"), client.alerts[0])
 
 
+SCRIPT_20_LINES = ROOT / "scripts" / "mcp_server_in_20_lines.py"
+
+
+def launch_20_lines() -> interfaces.Stdio:
+    return interfaces.Stdio([sys.executable, str(SCRIPT_20_LINES)])
+
+
+for _version in ("2025-06-18", "2026-07-28"):
+    script_runs.launch_early(f"20 lines, {_version}", launch_20_lines)  # they boot while the tests before run
+
+
 class ServerIn20Lines(unittest.TestCase):
     """scripts/mcp_server_in_20_lines.py, the slides' server, launched as a host launches it, used by the lab's core
     client over stdio in both eras; it imports no name of part II."""
 
-    SCRIPT = ROOT / "scripts" / "mcp_server_in_20_lines.py"
+    SCRIPT = SCRIPT_20_LINES
 
     def test_it_is_short_and_uses_only_the_core(self):
         lines = self.SCRIPT.read_text(encoding="utf-8").splitlines()
@@ -271,7 +283,7 @@ class ServerIn20Lines(unittest.TestCase):
     def test_the_lab_client_lists_and_calls_its_tool_over_stdio(self):
         for version in ("2025-06-18", "2026-07-28"):
             with self.subTest(version=version):
-                client = interfaces.MCPCoreClient(interfaces.Stdio([sys.executable, str(self.SCRIPT)]),
+                client = interfaces.MCPCoreClient(script_runs.take_early(f"20 lines, {version}", launch_20_lines),
                                                   protocol_version=version)
                 self.addCleanup(client.close)
                 if version == "2026-07-28":

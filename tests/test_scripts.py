@@ -6,6 +6,7 @@ The subprocess runs are tests/script_runs.py's table (one run per script and arg
 with the files that check each script's figures); --help, usage errors and where the seed goes are checked in
 process. .ci/run runs scripts/run_all.py itself (tests/test_readme.py checks that it does).
 """
+import argparse
 import contextlib
 import io
 import runpy
@@ -193,30 +194,45 @@ class NewDemos(unittest.TestCase):
         weak.assert_called_once_with(run, 0.7)
         self.assertIn("=== Demo 6. Tool use pays only once the model can use the result ===", out)
 
-    def test_script_07_says_which_flags_do_nothing_offline(self):
-        cases = [  # (arguments, the line above the table: '' for none)
-            ((), ""),
-            (("--native",), "Offline, --native has no effect: model A's replies are written out in advance, in the text "
-                            "protocol, and no request is sent (it applies to a real model, once ANTHROPIC_API_KEY, "
-                            "OPENAI_API_KEY, --api or --base-url names one)."),
-            (("--native", "--tool-choice", "required", "--no-parallel"),
-             "Offline, --native, --tool-choice and --no-parallel have no effect"),
-            (("--toy", "--model", "m", "--max-tokens", "9", "--timeout", "3"),
-             "Offline, --model, --max-tokens and --timeout have no effect"),
-            (("--toy", "--max-tokens", "512"), ""),  # the default, said again: nothing changes
-            (("--toy", "--native", "--model", "m"), "Offline, --native and --model have no effect: model A's replies "
-             "are written out in advance, in the text protocol, and no request is sent (they apply to a real model, "
-             "without --toy)."),
-        ]
-        for arguments, line in cases:
-            with self.subTest(arguments=arguments), mock.patch.object(bfcl_lab, "demo_real",
-                                                                      mock.Mock(return_value="the table")):
-                code, out, err = in_process(SCRIPTS / "07_real_llm.py", "--part", "bfcl", *arguments)
-                self.assertEqual((code, err), (0, ""))
-                lines = sections(out)["Demo 3. The nine BFCL questions, graded"].splitlines()
-                self.assertEqual(lines[-1], "the table")
-                self.assertEqual(len(lines), 2 if line else 1)  # one line at most
-                self.assertTrue(lines[0].startswith(line))
+    def test_script_07_offline_part_3_sends_the_request_flags_to_the_stand_in(self):
+        code, out, err = script_runs.command(*SCRIPT_07_FLAGS)
+        self.assertEqual((code, err), (0, ""))
+        lines = sections(out)["Demo 3. The nine BFCL questions, graded"].splitlines()
+        self.assertEqual(lines[:2], [
+            "Offline: the stand-in answers with model A's replies of demo 1, written out in advance: --model and "
+            "--max-tokens reach it but change no reply (they apply to a real model, without --toy).",
+            "Model: m, through native tool calling. No SDK to install: a real API is called with plain HTTP (urllib)."])
+        # model A passes 7 of 9 (demo 1); one call per reply takes the second call from the two parallel questions
+        self.assertIn("AST 5/9, execution 6/9.", out)
+        for question in ("parallel_0", "parallel_multiple_0"):
+            self.assertEqual(next(line.split() for line in lines if line.startswith(question))[1:3],
+                             ["FAIL", "wrong_count"])
+
+    def test_script_07_offline_notes_and_refusals(self):
+        script = script_runs.load_script("07_real_llm.py")
+        parser = argparse.ArgumentParser()
+        for name, default in (("model", None), ("max_tokens", 512)):
+            parser.add_argument("--" + name.replace("_", "-"), default=default)
+        line = "Offline: the stand-in answers with model A's replies of demo 1, written out in advance"
+        for (model, tokens, toy), note in [
+                ((None, 512, False), "."), ((None, 512, True), "."),  # the default said again: nothing to note
+                (("m", 512, False), ": --model reaches it but changes no reply (it applies to a real model, once "
+                                    "ANTHROPIC_API_KEY, OPENAI_API_KEY, --api or --base-url names one)."),
+                (("m", 9, True), ": --model and --max-tokens reach it but change no reply (they apply to a real model, "
+                                 "without --toy).")]:
+            with self.subTest(model=model, max_tokens=tokens, toy=toy):
+                args = argparse.Namespace(model=model, max_tokens=tokens, toy=toy)
+                self.assertEqual(script.offline_note(args, parser), line + note)
+        for choice in ("required", "any", "add"):  # written replies cannot be forced: refused before anything runs
+            with self.subTest(tool_choice=choice):
+                code, out, err = in_process(SCRIPTS / "07_real_llm.py", "--native", "--tool-choice", choice)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn(f"cannot be forced to call a tool: --tool-choice {choice} needs a real model", err)
+
+
+SCRIPT_07_FLAGS = (str(SCRIPTS / "07_real_llm.py"), "--part", "bfcl", "--toy", "--native", "--no-parallel",
+                   "--model", "m", "--max-tokens", "9", "--timeout", "3")
+script_runs.queue_command(*SCRIPT_07_FLAGS)
 
 
 class RunAll(unittest.TestCase):
