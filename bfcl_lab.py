@@ -1508,8 +1508,9 @@ def bfcl_tools(docs: list[dict], registry: ToolRegistry | None = None) -> list[t
     return out
 
 
-class LLMError(Exception):
-    """A failure talking to a model's API, with what the API said (never the key)."""
+class LLMError(tool_core.ModelError):
+    """A failure talking to a model's API, with what the API said (never the key). stops_run: a wrong key (401,
+    403), nobody at the URL, or the run's budget spent, which no later request of the run would mend."""
 
 
 @dataclass
@@ -1553,7 +1554,7 @@ class HTTPBackend:
         """POST one request to the model (streamed when self.stream) within the run's budget of max_requests; count
         it in `requests` and the tokens the API reports in `usage`. Every request of the lab's loops goes here."""
         if self.max_requests is not None and self.requests >= self.max_requests:
-            raise LLMError(f"the budget of {self.max_requests} model requests is used up")
+            raise LLMError(f"the budget of {self.max_requests} model requests is used up", stops_run=True)
         self.requests += 1
         if self.stream:
             fields, reader = self.stream_fields()
@@ -1601,14 +1602,16 @@ class HTTPBackend:
                 if not last and _should_retry(exc.code, exc.headers, payload):
                     self.sleep(_retry_wait(exc.headers, attempt))
                     continue
-                raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}")) from None
+                raise LLMError(self._clean(f"HTTP {exc.code} from {url}: {message}"),
+                               stops_run=exc.code in (401, 403)) from None
             except (TimeoutError, urllib.error.URLError, OSError, http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
                 if not last and not isinstance(reason, (ConnectionRefusedError, ValueError)):  # no one there: say so now
                     self.sleep(_retry_wait(None, attempt))
                     continue
                 reason = getattr(exc, "reason", exc)  # HTTPException: a reply cut short (IncompleteRead) and the like
-                raise LLMError(self._clean(f"could not get an answer from {url}: {reason}")) from None
+                raise LLMError(self._clean(f"could not get an answer from {url}: {reason}"),
+                               stops_run=isinstance(reason, ConnectionRefusedError)) from None
             except ValueError as exc:
                 raise LLMError(f"{url} answered with something that is not JSON: {exc}") from None
         raise LLMError(f"{url}: still failing after {self.retries} retries")

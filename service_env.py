@@ -572,6 +572,9 @@ def run_trial(task: Task, knobs: Knobs, seed: int, trial: int, model=None) -> Tr
         if transcript.stop_reason in ("refused", "truncated"):
             reason = f"the agent's turn ended without an answer ({transcript.stop_reason})"
             break
+        if transcript.stop_reason == "model_error":  # the API failed: the trial is lost, and says why
+            reason = f"the agent's turn failed: {transcript.error}"
+            break
         said = user.reply(transcript.final_answer or "")
         if said is None:
             break

@@ -2313,6 +2313,19 @@ Message = dict  # {"role": "system" | "user" | "assistant" | "tool", "content": 
 LM = Callable[..., str]  # lm(messages, stop=[...]) -> reply text
 
 
+class ModelError(Exception):
+    """A turn the model could not give: its API refused the request or failed, or the reply broke off.
+
+    run_agent ends the run on it with stop_reason "model_error" and the message (Transcript.error):
+    an outcome of the trajectory, as a refusal is. stops_run=True is for what every later request would
+    meet the same way (a wrong key, a spent budget, nobody listening): run_agent raises it instead.
+    """
+
+    def __init__(self, message: str, stops_run: bool = False):
+        super().__init__(message)
+        self.stops_run = stops_run
+
+
 @dataclass
 class Turn:
     """One assistant turn, as every model of the lab gives it: its text, its calls, why it stopped, what it cost.
@@ -2434,8 +2447,9 @@ class Transcript:
 
     messages: list[Message] = field(default_factory=list)
     calls: list[CallRecord] = field(default_factory=list)
-    stop_reason: str = ""  # final_answer | max_steps | repeated_failure | refused | truncated
+    stop_reason: str = ""  # final_answer | max_steps | repeated_failure | refused | truncated | model_error
     final_answer: str | None = None
+    error: str = ""  # what the API said, when stop_reason is model_error
     steps: int = 0
     usage: Counter = field(default_factory=Counter)  # the API's token counts, summed over the turns
 
@@ -2548,7 +2562,13 @@ def run_agent(lm: "LM | TextModel | ScriptedModel", registry: ToolRegistry, user
         request = t.messages
         if choice != "auto" and not native:  # in the text protocol, tool_choice travels in the system prompt
             request = [{"role": "system", "content": f"{t.messages[0]['content']}\n{tool_choice_rule(choice)}"}] + t.messages[1:]
-        turn = model.turn(request, list(registry), choice)
+        try:
+            turn = model.turn(request, list(registry), choice)
+        except ModelError as exc:  # a failed request or a broken stream: the trajectory's outcome, said
+            if exc.stops_run:
+                raise
+            t.stop_reason, t.error = "model_error", str(exc)
+            return t
         t.usage.update(turn.usage)
         items = turn.calls
         if native:

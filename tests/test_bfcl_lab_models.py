@@ -220,6 +220,29 @@ class OverTheWire(unittest.TestCase):
                 self.assertTrue(trial.success, trial.reason)
                 self.assertEqual(trial.modes, [])
 
+    def test_a_failed_turn_ends_the_run_as_its_outcome_and_a_wrong_key_stops_it(self):
+        replies = [tool_core.call_text("get_incident", {"code": "E-1474"}), "E-1474 is resolved."]
+        cut = AnthropicBackend("sk-stand-in", base_url=self.server.url, stream=True)
+        self.server.cut_after = 5  # the stream breaks off inside the call's JSON, after a 200: not retried
+        self.addCleanup(setattr, self.server, "cut_after", None)
+        self.play(tool_core.ScriptedLM(list(replies)))
+        t = tool_core.run_agent(APIModel(cut), tool_core.orrin_grid_registry()[0], "What is E-1474?")
+        self.assertEqual((t.stop_reason, t.final_answer, t.calls), ("model_error", None, []))
+        self.assertIn("the stream stopped before message_stop", t.error)
+        self.assertIn("get_incident", t.error)  # the call it was cut inside
+        task = next(task for task in service_env.TASKS if task.id == "T1")
+        trial = service_env.run_trial(task, service_env.Knobs(), 0, 0, model=APIModel(cut))
+        self.assertFalse(trial.success)
+        self.assertTrue(trial.reason.startswith("the agent's turn failed: "), trial.reason)
+        self.server.cut_after = None
+        for backend in (AnthropicBackend("sk-wrong-7f3", base_url=self.server.url),
+                        OpenAIBackend(self.server.url + "/v1", "sk-wrong-7f3")):
+            with self.subTest(type(backend).__name__), self.assertRaises(LLMError) as caught:
+                tool_core.run_agent(APIModel(backend), tool_core.orrin_grid_registry()[0], "q")
+            self.assertTrue(caught.exception.stops_run)  # every later request would be refused the same way
+            self.assertIn("HTTP 401", str(caught.exception))
+            self.assertNotIn("sk-wrong", str(caught.exception))
+
     def test_an_mcp_host_with_the_agents_token(self):
         import interfaces
         with interfaces.CardinalServer() as backend:

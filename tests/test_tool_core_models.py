@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tool_core import (NATIVE_SYSTEM, ParseError, ScriptedLM, ScriptedModel, TextModel, ToolCall, Turn,  # noqa: E402
+from tool_core import (NATIVE_SYSTEM, ModelError, ParseError, ScriptedLM, ScriptedModel, TextModel, ToolCall, Turn,  # noqa: E402
                        call_text, orrin_grid_registry, run_agent)
 
 
@@ -70,6 +70,21 @@ class NativeLoop(unittest.TestCase):
             with self.subTest(stop):
                 t = run_agent(ScriptedModel([Turn("I can't help with", [], stop)]), registry, "q")
                 self.assertEqual((t.stop_reason, t.final_answer, t.steps), (named, "I can't help with", 1))
+
+    def test_a_turn_the_model_could_not_give_ends_the_run_saying_why(self):
+        registry, _ = orrin_grid_registry()
+
+        def failing(stops_run: bool):
+            def turn(messages, tools, choice):
+                if len(messages) > 2:  # the second request: the API fails
+                    raise ModelError("HTTP 529: overloaded", stops_run=stops_run)
+                return Turn("", [call("get_incident", {"code": "E-1474"}, "toolu_a")])
+            return ScriptedModel(turn)
+        t = run_agent(failing(False), registry, "q")
+        self.assertEqual((t.stop_reason, t.error, t.final_answer, t.steps), ("model_error", "HTTP 529: overloaded", None, 2))
+        self.assertEqual([(c.name, c.ok) for c in t.calls], [("get_incident", True)])  # the first turn's call stays
+        with self.assertRaisesRegex(ModelError, "overloaded"):  # what every later request would meet: raised
+            run_agent(failing(True), registry, "q")
 
     def test_tool_choice_goes_with_the_request_and_the_reply_is_still_checked(self):
         registry, _ = orrin_grid_registry()
