@@ -127,6 +127,9 @@ def main() -> int:
     stand_in, launched, play = None, None, lambda lm: None
     try:
         launched = bfcl_lab.cardinal_over_stdio() if "mcp" in wanted else None  # it boots while the others run
+        if wanted == ("stream",):  # part 6 needs no model: no stand-in, no request
+            tool_core.print_demos([stream_part()], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
+            return 0
         if offline:
             stand_in, play = start_stand_in()
             backend = bfcl_lab.AnthropicBackend("", base_url=stand_in.url, model=args.model or STAND_IN_MODEL,
@@ -156,8 +159,7 @@ def main() -> int:
                             lambda: bfcl_lab.demo_tau_real(models["native"], play, args.trials)),
                     "mcp": ("Demo 5. An MCP host: the model on the Cardinal MCP server's tools",
                             lambda: bfcl_lab.demo_mcp_host(models["native"], play, launched)),
-                    "stream": ("Demo 6. A streamed reply: each call ready before the reply ends",
-                               lambda: tool_core.demo_streamed_calls() + "\n\n" + bfcl_lab.demo_native_streams())}
+                    "stream": stream_part()}
         tool_core.print_demos([sections[part] for part in wanted], tool_core.vs_handout(args, "07", bfcl_lab.HANDOUT_07))
         if backend.requests:
             print(f"\n[{backend.requests} model requests; tokens reported: {backend.usage.get('input_tokens', 0):,} in, "
@@ -174,6 +176,11 @@ def main() -> int:
 
 
 STAND_IN_MODEL = "stand-in (the lab's scripted models)"
+
+
+def stream_part() -> tuple:
+    return ("Demo 6. A streamed reply: each call ready before the reply ends",
+            lambda: tool_core.demo_streamed_calls() + "\n\n" + bfcl_lab.demo_native_streams())
 
 
 def start_stand_in():

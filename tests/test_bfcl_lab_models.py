@@ -358,6 +358,13 @@ class Script07(unittest.TestCase):
         self.assertIn('"query": "tool learning"', out)
         self.assertRegex(out, r"\[2 model requests; tokens reported: [\d,]+ in, [\d,]+ out")
 
+    def test_part_6_alone_needs_no_model(self):
+        code, out, err = script_runs.in_process(SCRIPT07, "--part", "stream")  # starts no server, sends nothing
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(list(script_runs.sections(out).values()),
+                         [tool_core.demo_streamed_calls() + "\n\n" + bfcl_lab.demo_native_streams()])
+        self.assertNotIn("model requests", out)
+
     def test_the_key_comes_from_a_dotenv_file_and_is_never_shown(self):
         code, out, err = script_runs.command(*DOTENV_RUN, cwd=Path(_FOLDER.name))
         self.assertEqual(code, 2)  # it went live: to the base URL of the .env file, where nothing listens
