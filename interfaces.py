@@ -103,6 +103,7 @@ import re
 import secrets
 import struct
 import threading
+import time
 import typing
 import warnings
 import wave
@@ -2049,9 +2050,12 @@ def demo_coupling() -> str:
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError: data lists the versions we speak
+MISSING_CAPABILITY = -32021  # 2026-07-28: the request needs a client capability its _meta did not declare
 UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
 READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
 MODERN_VERSIONS = ("2026-07-28",)  # the revisions without a handshake: every request says who it is
+HANDSHAKE_ONLY = ("initialize", "ping")  # methods 2026-07-28 removed (Part II adds its own): -32601 there
+LIST_TTL_MS = 60_000  # 2026-07-28's caching hint on a list: a client may reuse it this long (list_changed still says)
 META = "io.modelcontextprotocol/"  # the prefix of the per-request fields in params._meta (and serverInfo in results)
 MAX_MESSAGE_BYTES = 1_000_000
 MAX_PAGES = 1000  # the most tools/list pages a host follows
@@ -2102,7 +2106,8 @@ class MCPCoreServer:
     """
 
     methods = CORE_METHODS
-    modern_versions = MODERN_VERSIONS  # Part II's MCPServer speaks only the handshake era, until it serves all of 2026
+    modern_versions = MODERN_VERSIONS
+    removed = HANDSHAKE_ONLY  # what 2026-07-28 answers with -32601
     session_class: type = None  # what session() opens: MCPCoreSession (set below it); Part II's, an MCPSession
 
     def __init__(self, registry: ToolRegistry, *, info: dict | None = None, instructions: str | None = None,
@@ -2118,6 +2123,18 @@ class MCPCoreServer:
         (2026-07-28 delivers it on a subscriptions/listen stream, which the core leaves to a later part)."""
         return {"tools": {"listChanged": True} if version in MCP_VERSIONS else {}}
 
+    def finish(self, method: str, result: dict) -> dict:
+        """Write a 2026-07-28 result as that revision wants every one: its resultType ("complete" unless the
+        handler said otherwise), the server's identity in _meta, and on a list (or a read) how long a client may
+        reuse it and whether a shared cache may (private when what it holds depends on the caller's token)."""
+        if not isinstance(result, dict):  # Part II's markers: a response sent later, or none (cancelled)
+            return result
+        cache = {"ttlMs": LIST_TTL_MS if method.endswith("/list") or method == "server/discover" else 0,
+                 "cacheScope": "public" if self.tokens is None else "private"} \
+            if method in CACHEABLE and result.get("resultType") != "input_required" else {}
+        meta = (result.get("_meta") or {}) | {META + "serverInfo": self.info}
+        return {"resultType": "complete"} | cache | result | {"_meta": meta}
+
     def versions(self) -> list[str]:
         """Return the revisions this server speaks, newest first."""
         return [*reversed(self.modern_versions), *reversed(MCP_VERSIONS)]
@@ -2125,6 +2142,7 @@ class MCPCoreServer:
     def session(self, token: str | None = None) -> "MCPCoreSession":
         """Open a connection for a client presenting this token (a refused one cannot initialize)."""
         session = self.session_class(self, self.scopes_for(token))
+        session.principal = hashlib.sha256((token or "").encode()).hexdigest()[:16] if token else ""  # who, unsaid
         with self.lock:
             self.sessions.append(session)
         return session
@@ -2234,9 +2252,9 @@ class MCPCoreSession:
         try:
             if not isinstance(params, dict):
                 raise RPCError(INVALID_PARAMS, f"Invalid params: params must be an object, got {tool_core.describe(params)}")
-            if self.server.modern_versions and isinstance(params.get("_meta"), dict) \
-                    and META + "protocolVersion" in params["_meta"]:
-                return {"jsonrpc": "2.0", "id": message_id, "result": self._stateless(method, params, message_id)}
+            if self.server.modern_versions and (method == "server/discover" or isinstance(params.get("_meta"), dict)
+                                                and META + "protocolVersion" in params["_meta"]):
+                return self._reply(message_id, self._stateless(method, params, message_id))
             result = self._dispatch(method, params, message_id)
         except RPCError as exc:
             return rpc_error(message_id, exc.code, exc.message, exc.data)
@@ -2274,22 +2292,42 @@ class MCPCoreSession:
 
     def _stateless(self, method: str, params: dict, request_id: JSON) -> dict:
         """Answer a 2026-07-28 request on its own: the version and capabilities come from its _meta, never from
-        this connection's past, so any instance of the server could answer it (the core's methods only)."""
-        meta = params["_meta"]
-        version, capabilities = meta.get(META + "protocolVersion"), meta.get(META + "clientCapabilities")
+        this connection's past, so any instance of the server could answer it. Checked in this order: the _meta
+        fields every request must carry (-32602), a version we speak (-32022), a method the revision has (-32601)."""
+        version, capabilities = request_meta(params)
         if version not in self.server.modern_versions:
             raise RPCError(UNSUPPORTED_VERSION, "Unsupported protocol version",
                            {"supported": self.server.versions(), "requested": version})
-        if not isinstance(capabilities, dict):
-            raise RPCError(INVALID_PARAMS, f"Invalid params: _meta needs {META}clientCapabilities (an object) "
-                                           "on every request of this revision")
-        if method == "initialize":
-            raise RPCError(INVALID_REQUEST, f"Invalid request: MCP {version} has no initialize; send requests with "
-                                            "the version in _meta (server/discover says what this server offers)")
-        one = MCPCoreSession(self.server, self.scopes)  # this request's own session: nothing carries over
+        if method in self.server.removed:
+            raise RPCError(METHOD_NOT_FOUND, f"Method not found: {method} is not part of MCP {version} (the handshake "
+                           f"era had it); this server speaks {', '.join(self.server.versions())}",
+                           {"supported": self.server.versions()})
+        one = self._per_request(version, capabilities, params["_meta"])  # nothing carries over from the connection
+        return self.server.finish(method, self._method(method, self.server.methods).handler(one, params, request_id))
+
+    def _per_request(self, version: str, capabilities: dict, meta: dict) -> "MCPCoreSession":
+        """The session one 2026-07-28 request is answered in: its version and capabilities, this connection's
+        scopes and sink (where a notification about the request goes), nothing else."""
+        one = MCPCoreSession(self.server, self.scopes)
         one.version, one.client_capabilities, one.sink = version, capabilities, self.sink
-        result = self._method(method, CORE_METHODS).handler(one, params, request_id)
-        return {"resultType": "complete"} | result | {"_meta": {META + "serverInfo": self.server.info}}
+        return one
+
+
+def request_meta(params: dict) -> tuple[str, dict]:
+    """Read the two fields every 2026-07-28 request carries in params._meta: (protocolVersion, clientCapabilities);
+    a request without them is malformed (-32602, the spec's words)."""
+    meta = params.get("_meta")
+    missing = [name for name, kind in (("protocolVersion", str), ("clientCapabilities", dict))
+               if not isinstance(meta, dict) or not isinstance(meta.get(META + name), kind)]
+    if missing:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: every request of MCP {MODERN_VERSIONS[-1]} carries "
+                       + " and ".join(f"{META}{name}" for name in missing) + " in params._meta (missing or of the "
+                       "wrong type); no handshake sets them")
+    return meta[META + "protocolVersion"], meta[META + "clientCapabilities"]
+
+
+CACHEABLE = ("tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
+             "server/discover")  # the results 2026-07-28 gives a ttlMs and a cacheScope
 
 
 MCPCoreServer.session_class = MCPCoreSession
@@ -2643,7 +2681,7 @@ def mcp_method(name: str, capability: str | None = None, since: str = "2024-11-0
 
 
 class MCPServer(MCPCoreServer):
-    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era), and
+    """Serve any ToolRegistry over MCP (revisions 2024-11-05 to 2025-11-25, the handshake era, and 2026-07-28), and
     resources, resource templates and prompts when given.
 
     Lifecycle: initialize (version negotiation: the client's version if we speak it, else our
@@ -2661,32 +2699,40 @@ class MCPServer(MCPCoreServer):
     runs on its session's own workers (`session_workers` at once), so one client's slow calls
     never hold up another's; with tool_timeout=None the rest run inline, as in the core (for
     tools known to return quickly). `max_message_bytes` bounds a message on every transport.
-    Out of scope: the stateless 2026 revision, which replaces the handshake with per-request
-    metadata and server/discover (in full we answer server/discover with -32601, so its clients
-    fall back to initialize at once; the core, MCPCoreServer, answers both eras); roots (we never
-    ask for them) and tasks.
+    2026-07-28, beside the handshake era (a dual-era server): a request whose _meta names that
+    version is answered on its own, in a session of its own (_per_request) that shares only this
+    connection's sink and workers; a tool that asks the user, the host's model or the client's
+    roots does it through its result (MRTR, section 4c+), with a requestState signed by
+    `state_key` (give several instances the same key) that expires after STATE_TTL_S by `clock`.
+    Out of scope: the tasks extension.
     """
 
     methods = MCP_METHODS
-    modern_versions = ()  # the handshake era only, until every method here is served per request
+    removed = HANDSHAKE_ONLY + ("logging/setLevel", "resources/subscribe", "resources/unsubscribe")
 
     def __init__(self, registry: ToolRegistry, *, resources: typing.Iterable["Resource"] = (),
                  templates: typing.Iterable["ResourceTemplate"] = (), prompts: typing.Iterable["Prompt"] = (),
                  info: dict | None = None, instructions: str | None = None,
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
-                 session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES):
+                 session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES,
+                 state_key: bytes | None = None, clock: typing.Callable[[], float] = time.time):
         super().__init__(registry, info=info, instructions=instructions, tokens=tokens, page_size=page_size,
                          max_message_bytes=max_message_bytes)
         self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
         self.tool_timeout, self.session_workers = tool_timeout, session_workers
+        self.state_key = state_key or secrets.token_bytes(32)  # signs requestState (MRTR); share it between instances
+        self.clock = clock  # when a requestState expires (wall-clock seconds)
 
     def capabilities(self, version: str) -> dict:
-        """Say what this server offers, as initialize answers it in this revision."""
-        offered = {"tools": {"listChanged": True}, "logging": {}}
+        """Say what this server offers, as initialize (or 2026-07-28's server/discover) answers it in this revision.
+        2026-07-28 announces changes only on a subscriptions/listen stream, which this server does not open yet: it
+        offers no listChanged and no subscribe there."""
+        handshake = version in MCP_VERSIONS
+        offered = {"tools": {"listChanged": True} if handshake else {}, "logging": {}}
         if self.resources or self.templates:
-            offered["resources"] = {"subscribe": True, "listChanged": True}
+            offered["resources"] = {"subscribe": True, "listChanged": True} if handshake else {}
         if self.prompts:
-            offered["prompts"] = {"listChanged": True}
+            offered["prompts"] = {"listChanged": True} if handshake else {}
         if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
             offered["completions"] = {}
         return offered
@@ -2711,6 +2757,8 @@ class MCPSession(MCPCoreSession):
         self.reader: _Reader | None = None  # over stdio: the reading thread, which may run a call itself
         self.running = 0  # calls running on it now
         self.last_seen = _now()  # when the client last sent a request (idle sessions expire over HTTP)
+        self.home = self  # the connection's session; a 2026-07-28 request's own session points at it (_per_request)
+        self.rounds: Rounds | None = None  # a 2026-07-28 tools/call, prompts/get or resources/read: its questions
 
     def send(self, message: dict, related: JSON = None, keep: bool = True) -> bool:
         """Send a message to the client now if the transport can; else keep it for the next reply (keep=True)."""
@@ -2728,11 +2776,15 @@ class MCPSession(MCPCoreSession):
         return out
 
     def ask(self, method: str, params: dict, related: JSON = None, call: "MCPCall | None" = None,
-            timeout: float = 60.0) -> dict:
+            timeout: float = 60.0, key: str | None = None) -> dict:
         """Send a request to the client and wait for its result; a refusal or error is raised as MCPRefused.
 
         The wait ends at `timeout`, or earlier at the deadline of the call it belongs to (see MCPCall.expire).
+        In 2026-07-28 nothing is sent: the answer comes in the request itself, or the question goes back in its
+        result (Rounds.ask; `key` names it there).
         """
+        if self.rounds is not None:
+            return self.rounds.ask(method, params, key)
         request_id = f"server-{secrets.token_hex(4)}"  # never equal to a client's id: the two sides count apart
         waiter = _Waiter(call, method)
         if not self._expect(request_id, waiter):
@@ -2792,13 +2844,13 @@ class MCPSession(MCPCoreSession):
             outcome = call_outcome(self, tool, _in_call(call, self.server.registry.call, tool.name, arguments))
             return self._unwrap(outcome)
         call.later = lent or (self.pipe and not _WAIT.get())  # inside a batch, its array carries the response
-        future = None
+        future, home = None, self.home
         with self.lock:
             self.calls[call.request_id] = call
             if not lent:
-                self.workers = self.workers or ThreadPoolExecutor(self.server.session_workers,
+                home.workers = home.workers or ThreadPoolExecutor(self.server.session_workers,
                                                                   thread_name_prefix="mcp-tool")
-                future = self.workers.submit(self._run, call, tool, arguments)
+                future = home.workers.submit(self._run, call, tool, arguments)
         arm = functools.partial(self._arm, call, tool, future, _now())
         if lent:  # a call the reader runs needs its deadline only once it outlasts the hand-over (most never do)
             self.reader.lend(functools.partial(self._run, call, tool, arguments), arm)
@@ -2819,12 +2871,12 @@ class MCPSession(MCPCoreSession):
         with self.lock:
             if call.settled.is_set():  # cancelled before a worker was free
                 return
-            self.running += 1
+            self.home.running += 1
         try:
             result = _in_call(call, self.server.registry.call, tool.name, arguments)
         finally:
             with self.lock:
-                self.running -= 1
+                self.home.running -= 1
         self._settle(call, call_outcome(self, tool, result))
 
     def _arm(self, call: "MCPCall", tool: Tool, future, began: float) -> None:
@@ -2839,7 +2891,7 @@ class MCPSession(MCPCoreSession):
         if future is not None and future.done():
             return  # it has returned; its worker sends the answer
         if future is not None and future.cancel():
-            message = (f"{tool.name} did not start within {timeout:g} s: this session already had {self.running} "
+            message = (f"{tool.name} did not start within {timeout:g} s: this session already had {self.home.running} "
                        "calls running, the most it runs at once. It did not run, so calling it again later is safe.")
         elif unanswered := call.expire():
             message = (f"{tool.name} did not finish within {timeout:g} s: the client never answered its "
@@ -2938,6 +2990,20 @@ class MCPSession(MCPCoreSession):
         # roots/list_changed and the rest need no action here
 
 
+    def _per_request(self, version: str, capabilities: dict, meta: dict) -> "MCPSession":
+        """A 2026-07-28 request's own session: its version, capabilities and log level (_meta's logLevel; without
+        one no log message is sent), sharing this connection's sink, lock, running calls and workers, so that a
+        call can be cancelled and answered later as in the handshake era. Nothing else carries over."""
+        level = meta.get(META + "logLevel")
+        if level is not None and level not in LOG_LEVELS:
+            raise RPCError(INVALID_PARAMS, f"Invalid params: {META}logLevel must be one of {', '.join(LOG_LEVELS)}; "
+                                           f"got {show(level)}")
+        one = copy.copy(self)
+        one.version, one.client_capabilities, one.level, one.level_set = version, capabilities, level, level is not None
+        one.rounds = None
+        return one
+
+
 MCPServer.session_class = MCPSession
 
 
@@ -2946,6 +3012,8 @@ def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
     """tools/call in full: the core's checks, then the call, where it can report progress, ask the client, be
     cancelled and meet its deadline (MCPSession.start); its result in this revision's blocks."""
     tool, arguments = call_target(session, params)
+    if session.version in MODERN_VERSIONS:
+        session.rounds = Rounds(session, "tools/call", params)
     return session.start(MCPCall(session, request_id, params), tool, arguments)
 
 
@@ -2953,8 +3021,11 @@ def call_outcome(session: MCPSession, tool: Tool, result: ToolResult) -> "dict |
     """Turn a call's ToolResult into its CallToolResult, or the protocol error its arguments earn (see
     arguments_refused); a bug of ours is an internal error, so that a worker always has an answer to send."""
     try:
+        if session.rounds is not None and (asked := session.rounds.outcome()) is not None:
+            return asked  # the tool stopped at a question (MRTR), or asking was not allowed
         arguments_refused(session, result)
-        return tool_result(session.version, tool, result)
+        finished = tool_result(session.version, tool, result)
+        return session.server.finish("tools/call", finished) if session.version in MODERN_VERSIONS else finished
     except RPCError as exc:
         return exc
     except Exception as exc:
@@ -2995,7 +3066,9 @@ def _uri_param(params: dict) -> str:
 
 @mcp_method("resources/read", "resources")
 def _resources_read(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    return read_resource(session.server.resources, session.server.templates, _uri_param(params))
+    uri = _uri_param(params)
+    return may_ask(session, "resources/read", params, request_id,
+                   lambda: read_resource(session.server.resources, session.server.templates, uri))
 
 
 @mcp_method("resources/subscribe", "resources")
@@ -3032,7 +3105,8 @@ def _prompts_list(session: MCPSession, params: dict, request_id: JSON) -> dict:
 
 @mcp_method("prompts/get", "prompts")
 def _prompts_get(session: MCPSession, params: dict, request_id: JSON) -> dict:
-    return get_prompt(session.server.prompts, params.get("name"), params.get("arguments", {}))
+    return may_ask(session, "prompts/get", params, request_id,
+                   lambda: get_prompt(session.server.prompts, params.get("name"), params.get("arguments", {})))
 
 
 def resource_changed(server: MCPServer, uri: str) -> None:
@@ -3582,11 +3656,24 @@ class MCPCall:
             waiter.answer(None)
         return [w.method for w in waiting]
 
-    def sample(self, messages: list[dict], max_tokens: int, **params: JSON) -> dict:
-        return sample(self, messages, max_tokens, **params)
+    def sample(self, messages: list[dict], max_tokens: int, key: str | None = None, **params: JSON) -> dict:
+        return sample(self, messages, max_tokens, key, **params)
 
-    def elicit(self, message: str, requested_schema: dict) -> dict:
-        return elicit(self, message, requested_schema)
+    def elicit(self, message: str, requested_schema: dict, key: str | None = None) -> dict:
+        return elicit(self, message, requested_schema, key)
+
+    def roots(self, key: str | None = None) -> list[dict]:
+        return roots(self, key)
+
+    def ask_all(self, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
+        """Ask several questions ({key: (method, params)}); in 2026-07-28 they go back in one result together,
+        before that one request to the client after the other."""
+        for method, _ in questions.values():
+            declared(self.session, method)
+        if self.session.rounds is not None:
+            return self.session.rounds.ask_all(questions)
+        return {key: self.session.ask(method, params, related=self.request_id, call=self)
+                for key, (method, params) in questions.items()}
 
 
 def may_talk(session: MCPSession, progress: bool) -> bool:
@@ -3603,7 +3690,7 @@ def may_talk(session: MCPSession, progress: bool) -> bool:
 
 def log(session: MCPSession, level: str, data: JSON, logger: str | None = None, related: JSON = None) -> None:
     """Send a log message to the client if its level is at or above the session's (an unknown level is a bug)."""
-    if LOG_LEVELS.index(level) >= LOG_LEVELS.index(session.level):
+    if session.level is not None and LOG_LEVELS.index(level) >= LOG_LEVELS.index(session.level):
         session.notify("notifications/message", {"level": level, "data": data} | ({"logger": logger} if logger else {}),
                        related=related)
 
@@ -3752,13 +3839,11 @@ TINY_WAV: bytes = _silent_wav()  # 0.01 s of silence, 8 kHz mono 16-bit
 # The server may ask only for what the client declared at initialize, and the host shows every request
 # to its user before answering (MCPClient's consent step).
 
-def sample(call: MCPCall, messages: list[dict], max_tokens: int, **params: JSON) -> dict:
+def sample(call: MCPCall, messages: list[dict], max_tokens: int, key: str | None = None, **params: JSON) -> dict:
     """Ask the host's model for a completion (sampling/createMessage); return its CreateMessageResult."""
-    if "sampling" not in call.session.client_capabilities:
-        raise MCPRefused("sampling/createMessage: the client did not declare the sampling capability, so this "
-                         "server may not ask its model")
+    declared(call.session, "sampling/createMessage")
     result = call.session.ask("sampling/createMessage", {"messages": messages, "maxTokens": max_tokens} | params,
-                              related=call.request_id, call=call)
+                              related=call.request_id, call=call, key=key)
     if not isinstance(result.get("content"), dict) or result.get("role") != "assistant":
         raise MCPRefused(f"sampling/createMessage: the client's result needs role 'assistant' and a content block, "
                          f"got {show(result, limit=200)}")
@@ -3768,7 +3853,7 @@ def sample(call: MCPCall, messages: list[dict], max_tokens: int, **params: JSON)
 ELICIT_ACTIONS = ("accept", "decline", "cancel")
 
 
-def elicit(call: MCPCall, message: str, requested_schema: dict) -> dict:
+def elicit(call: MCPCall, message: str, requested_schema: dict, key: str | None = None) -> dict:
     """Ask the user for structured input (elicitation/create, 2025-06-18 on); return {"action", "content"?}.
 
     The schema is checked before it is sent (a flat object of primitive fields), and an accepted
@@ -3777,19 +3862,168 @@ def elicit(call: MCPCall, message: str, requested_schema: dict) -> dict:
     session = call.session
     if session.version < "2025-06-18":
         raise MCPRefused(f"elicitation/create came with MCP 2025-06-18; this session speaks {session.version}")
-    if "elicitation" not in session.client_capabilities:
-        raise MCPRefused("elicitation/create: the client did not declare the elicitation capability, so this server "
-                         "may not ask its user")
+    declared(session, "elicitation/create")
     if problems := check_requested_schema(requested_schema):
         raise ValueError(f"elicitation/create: the requested schema is not one MCP allows: {'; '.join(problems)}")
     result = session.ask("elicitation/create", {"message": message, "requestedSchema": requested_schema},
-                         related=call.request_id, call=call)
+                         related=call.request_id, call=call, key=key)
     if result.get("action") not in ELICIT_ACTIONS:
         raise MCPRefused(f"elicitation/create: action must be one of {', '.join(ELICIT_ACTIONS)}, got "
                          f"{show(result.get('action'))}")
     if result["action"] == "accept" and (problems := check_elicited(requested_schema, result.get("content", {}))):
         raise MCPRefused(f"elicitation/create: the answer does not fit the schema asked for: {'; '.join(problems)}")
     return result
+
+
+def roots(call: MCPCall, key: str | None = None) -> list[dict]:
+    """Ask the client for its roots (roots/list): the folders or files it lets this server work in."""
+    declared(call.session, "roots/list")
+    result = call.session.ask("roots/list", {}, related=call.request_id, call=call, key=key)
+    if not isinstance(result.get("roots"), list):
+        raise MCPRefused(f"roots/list: the client's result needs a roots list, got {show(result, limit=200)}")
+    return result["roots"]
+
+
+CAPABILITY_OF = {"sampling/createMessage": ("sampling", "its model"), "elicitation/create": ("elicitation", "its user"),
+                 "roots/list": ("roots", "its roots")}
+
+
+def declared(session: MCPSession, method: str) -> None:
+    """Refuse a request to the client that it did not declare the capability for: MCPRefused for the tool to
+    handle; in 2026-07-28 the request's error instead (-32021, naming the capability: Rounds.missing)."""
+    capability, whom = CAPABILITY_OF[method]
+    if capability in session.client_capabilities:
+        return
+    if session.rounds is not None:
+        session.rounds.missing(capability)
+    raise MCPRefused(f"{method}: the client did not declare the {capability} capability, so this server may not "
+                     f"ask {whom}")
+
+
+# --- 4c+. 2026-07-28: the server's questions as results (multi round-trip requests, MRTR) ---
+# In 2026-07-28 a server sends no request. A tool (a prompt, a resource) that needs an answer from the user, the
+# host's model or the client's roots stops, and its request's result asks instead: resultType "input_required",
+# inputRequests {key: {method, params}} and a requestState. The client gets the answers and sends the same request
+# again, with a new id, inputResponses {key: answer} and the requestState. The tool runs again from the start; this
+# time each question it asks finds its answer (so what a tool does before it asks must be safe to do twice).
+# The answers of earlier rounds travel in the requestState, which the client must hand back untouched: it is
+# signed (HMAC-SHA256 with the server's state_key) over who asked, which request, until when and what was answered,
+# so a client can neither forge nor replay it elsewhere, and any instance that shares the key can carry on.
+
+STATE_TTL_S = 600  # a requestState is good for this long after the round that issued it
+
+
+class InputRequired(Exception):
+    """Stops a tool at a question its request holds no answer for: the request's result asks the client instead."""
+
+
+class Rounds:
+    """One 2026-07-28 request's questions and answers: what it brought (inputResponses, and the answers of earlier
+    rounds in its verified requestState), the questions asked that still lack an answer, and the protocol error
+    a question earned (a capability the request did not declare, an answer of the wrong shape)."""
+
+    def __init__(self, session: MCPSession, method: str, params: dict):
+        self.session, self.request = session, _request_digest(method, params)
+        responses = params.get("inputResponses", {})
+        if not isinstance(responses, dict):
+            raise RPCError(INVALID_PARAMS, "Invalid params: inputResponses must be an object {key: answer}, got "
+                                           f"{tool_core.describe(responses)}")
+        self.answers = self._verified(params.get("requestState")) | responses
+        self.kept: dict[str, JSON] = {}  # the answers the tool used: the next requestState carries them
+        self.asked: dict[str, dict] = {}  # questions without an answer yet: the inputRequests of the result
+        self.error: RPCError | None = None
+        self.count = 0  # questions asked so far in this run: the default keys (elicitation_1, sampling_2, ...)
+
+    def ask(self, method: str, params: dict, key: str | None = None) -> dict:
+        """Return the answer to this question if the request holds one; else note the question and stop the tool."""
+        key = key or self._key(method)
+        return self.ask_all({key: (method, params)})[key]
+
+    def ask_all(self, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
+        """Answer several questions at once ({key: (method, params)} -> {key: answer}); those without an answer go
+        back in one result, together."""
+        for key, (method, params) in questions.items():
+            if key in self.answers:
+                answer = self.answers[key]
+                if not isinstance(answer, dict):
+                    self.error = RPCError(INVALID_PARAMS, f"Invalid params: inputResponses[{key!r}] must be the "
+                                          f"client's result for {method} (an object), got {tool_core.describe(answer)}")
+                    raise InputRequired(key)
+                self.kept[key] = answer
+            else:
+                self.asked[key] = {"method": method, "params": params}
+        if self.asked:
+            raise InputRequired(", ".join(self.asked))
+        return {key: self.answers[key] for key in questions}
+
+    def missing(self, capability: str) -> None:
+        """Stop the tool: it needs a capability the request did not declare (-32021)."""
+        self.error = RPCError(MISSING_CAPABILITY, f"Missing client capability: this request needs {capability}, which "
+                              f"the request's {META}clientCapabilities does not declare", {"requiredCapabilities":
+                                                                                            {capability: {}}})
+        raise InputRequired(capability)
+
+    def outcome(self) -> "dict | RPCError | None":
+        """The request's result when the tool stopped at a question (input_required), or its error; None if it ran
+        through (its own result stands)."""
+        if self.error is not None:
+            return self.error
+        if not self.asked:
+            return None
+        return {"resultType": "input_required", "inputRequests": self.asked, "requestState": self._signed()}
+
+    def _key(self, method: str) -> str:
+        self.count += 1
+        return f"{CAPABILITY_OF[method][0]}_{self.count}"
+
+    def _signed(self) -> str:
+        server = self.session.server
+        body = {"r": self.request, "p": self.session.principal, "x": int(server.clock()) + STATE_TTL_S, "a": self.kept}
+        payload = base64.urlsafe_b64encode(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).decode()
+        mac = hmac.new(server.state_key, payload.encode(), "sha256").digest()
+        return payload + "." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+    def _verified(self, state: JSON) -> dict:
+        """The answers a requestState carries, once its signature, request, principal and expiry hold."""
+        if state is None:
+            return {}
+        payload, _, mac = state.partition(".") if isinstance(state, str) else ("", "", "")
+        expected = base64.urlsafe_b64encode(hmac.new(self.session.server.state_key, payload.encode(), "sha256")
+                                            .digest()).decode().rstrip("=")
+        if not hmac.compare_digest(mac.encode(), expected.encode()):
+            raise RPCError(INVALID_PARAMS, "Invalid params: requestState failed its integrity check (it must come back "
+                                           "exactly as this server sent it)")
+        body = json.loads(base64.urlsafe_b64decode(payload.encode()))
+        if body["r"] != self.request or body["p"] != self.session.principal:
+            raise RPCError(INVALID_PARAMS, "Invalid params: this requestState belongs to another request or caller")
+        if body["x"] < self.session.server.clock():
+            raise RPCError(INVALID_PARAMS, "Invalid params: this requestState has expired; send the request again "
+                                           "without it")
+        return body["a"]
+
+
+def _request_digest(method: str, params: dict) -> str:
+    """What identifies a request across its rounds: the method, what it names, its arguments."""
+    salient = {"m": method, "n": params.get("name", params.get("uri")), "a": params.get("arguments")}
+    return hashlib.sha256(json.dumps(salient, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def may_ask(session: MCPSession, method: str, params: dict, request_id: JSON, answer) -> dict:
+    """Run answer() (a prompt's render, a resource's read) where, in 2026-07-28, it may ask the client through
+    mcp_call(); a question without an answer makes the request's result input_required."""
+    if session.version not in MODERN_VERSIONS:
+        return answer()
+    session.rounds = Rounds(session, method, params)
+    try:
+        result = _in_call(MCPCall(session, request_id, params), answer)
+    except RPCError:
+        result = None  # get_prompt and read_resource turn the tool's stop into an error: the outcome says why
+        if session.rounds.outcome() is None:
+            raise
+    asked = session.rounds.outcome()
+    if isinstance(asked, RPCError):
+        raise asked
+    return asked if asked is not None else result
 
 
 # --- 4d. Transports: stdio and Streamable HTTP, both ways (the in-process pair is MCPSession itself) ---

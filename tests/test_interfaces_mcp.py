@@ -174,13 +174,15 @@ class PingAndUnknownMethods(WithServer):
                 self.assertEqual(reply["id"], 5)
 
     def test_methods_we_do_not_offer_are_32601_at_once(self):
-        methods = ["server/discover", "resources/list", "resources/read", "prompts/list", "prompts/get",
+        methods = ["resources/list", "resources/read", "prompts/list", "prompts/get",
                    "completion/complete"]  # a server of tools alone: no resources, no prompts, nothing to complete
         fresh, ready = self.server.session(), self.ready()
         for method in methods:
             for label, session in (("before initialize", fresh), ("after initialize", ready)):
                 with self.subTest(method=method, when=label):
                     self.assertEqual(error_of(session.handle(request(method, {}, 9))), (9, METHOD_NOT_FOUND))
+        # server/discover is 2026-07-28's, where every request carries _meta: without it the request is malformed
+        self.assertEqual(error_of(fresh.handle(request("server/discover", {}, 9))), (9, INVALID_PARAMS))
 
 
 class ToolsList(WithServer):
@@ -495,7 +497,7 @@ class StdioServer(unittest.TestCase):
             (b"[1]", (None, INVALID_REQUEST)),
             (b"{}", (None, INVALID_REQUEST)),
             (b'{"id": 4, "method": "ping"}', (4, INVALID_REQUEST)),
-            (b'{"jsonrpc": "2.0", "id": 5, "method": "server/discover"}', (5, METHOD_NOT_FOUND)),  # the 2026 revision's
+            (b'{"jsonrpc": "2.0", "id": 5, "method": "server/discover"}', (5, INVALID_PARAMS)),  # 2026's: no _meta
             (b'{"jsonrpc": "2.0", "id": 7, "method": "resources/list"}', (7, INVALID_REQUEST)),  # served, after initialize
             (huge, (6, INVALID_REQUEST)),  # too large to parse, but its id is read from its start
         ]

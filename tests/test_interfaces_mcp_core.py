@@ -187,7 +187,9 @@ class PerRequest(unittest.TestCase):
             ({"io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": {}},
              "tools/list", UNSUPPORTED_VERSION, {"requested": "1900-01-01"}),
             ({"io.modelcontextprotocol/protocolVersion": "2026-07-28"}, "tools/list", INVALID_PARAMS, "clientCapabilities"),
-            (MODERN, "initialize", INVALID_REQUEST, "no initialize"),
+            (MODERN, "initialize", METHOD_NOT_FOUND, "initialize is not part of MCP 2026-07-28"),
+            (MODERN, "ping", METHOD_NOT_FOUND, "ping is not part of MCP 2026-07-28"),
+            ({}, "server/discover", INVALID_PARAMS, "protocolVersion and io.modelcontextprotocol/clientCapabilities"),
             (MODERN, "resources/list", METHOD_NOT_FOUND, "resources/list"),
         ]
         for meta, method, code, holds in cases:
@@ -205,11 +207,6 @@ class PerRequest(unittest.TestCase):
                          "2025-11-25")
         self.assertEqual(self.ask("tools/list", message_id=2)["result"]["resultType"], "complete")
 
-    def test_the_full_server_speaks_only_the_handshake_era_for_now(self):
-        full = MCPServer(registry(), tool_timeout=None)
-        self.addCleanup(full.close)
-        reply = full.session().handle(rpc("server/discover", {"_meta": MODERN}))
-        self.assertEqual(reply["error"]["code"], METHOD_NOT_FOUND)  # its clients fall back to initialize at once
 
 
 class CoreClient(unittest.TestCase):

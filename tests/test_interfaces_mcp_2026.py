@@ -1,0 +1,310 @@
+"""MCP 2026-07-28 in full (issue 35): the full server, MCPServer, answers every request of the stateless revision on
+its own, beside the handshake era; a tool, a prompt or a resource that needs the user's answer, the host's model or
+the client's roots asks through its result (multi round-trip requests, MRTR) instead of a request to the client.
+
+Expected values come from the specification (modelcontextprotocol/modelcontextprotocol, docs/specification/2026-07-28:
+basic/index, basic/patterns/mrtr, server/discover, server/utilities/caching and logging) and are written out here
+by hand; the requests are sent as JSON-RPC messages to a session, in process.
+"""
+import base64
+import json
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import interfaces  # noqa: E402
+from interfaces import MCPServer, Prompt, Resource, mcp_call  # noqa: E402
+from tool_core import ToolRegistry, tool_from_function  # noqa: E402
+
+INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CAPABILITY = -32602, -32601, -32021
+VERSION, CAPABILITIES = "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities"
+LOG_LEVEL, SERVER_INFO = "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/serverInfo"
+EVERYTHING = {"elicitation": {}, "sampling": {}, "roots": {}}
+NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+ACCEPT_ALICE = {"action": "accept", "content": {"name": "Alice"}}
+
+
+def meta(capabilities: dict | None = None, **more) -> dict:
+    return {VERSION: "2026-07-28", CAPABILITIES: EVERYTHING if capabilities is None else capabilities} | more
+
+
+RUNS: list[str] = []  # every run of a tool below, in order: a tool that asks runs again on each round
+
+
+def greet() -> str:
+    """Greet the user by the name they give."""
+    RUNS.append("greet")
+    answer = mcp_call().elicit("What is your name?", NAME_SCHEMA, key="user_name")
+    return f"Hello, {answer['content']['name']}!" if answer["action"] == "accept" else "No name given."
+
+
+def name_and_color() -> str:
+    """Ask for a name, then for a colour: two rounds."""
+    call = mcp_call()
+    name = call.elicit("Name?", NAME_SCHEMA, key="step1")["content"]["name"]
+    color = call.elicit("Colour?", {"type": "object", "properties": {"color": {"type": "string"}}}, key="step2")
+    return f"{name} likes {color['content']['color']}"
+
+
+def everything_at_once() -> str:
+    """Ask the user, the model and the roots together, in one round."""
+    answers = mcp_call().ask_all({
+        "user_name": ("elicitation/create", {"message": "Name?", "requestedSchema": NAME_SCHEMA}),
+        "greeting": ("sampling/createMessage", {"messages": [{"role": "user", "content": {"type": "text",
+                                                                                         "text": "Say hi"}}],
+                                                "maxTokens": 50}),
+        "client_roots": ("roots/list", {})})
+    return f"{answers['user_name']['content']['name']}, {answers['greeting']['content']['text']}, " \
+           f"{len(answers['client_roots']['roots'])} root(s)"
+
+
+def capital() -> str:
+    """Ask the host's model; the result is its answer."""
+    return mcp_call().sample([{"role": "user", "content": {"type": "text", "text": "Capital of France?"}}], 100)[
+        "content"]["text"]
+
+
+def chatty() -> str:
+    """Log at info and at debug."""
+    mcp_call().log("info", "started")
+    mcp_call().log("debug", "details")
+    return "done"
+
+
+def context_prompt() -> str:
+    answer = mcp_call().elicit("Context?", {"type": "object", "properties": {"context": {"type": "string"}}},
+                               key="user_context")
+    return f"Use this context: {answer['content']['context']}"
+
+
+def server(**options) -> MCPServer:
+    registry = ToolRegistry([tool_from_function(f, read_only=True) for f in (greet, name_and_color,
+                                                                              everything_at_once, capital, chatty)])
+    found = MCPServer(registry, resources=[Resource("test://note", "note", lambda: "a note", "text/plain")],
+                      prompts=[Prompt("with_context", "A prompt that asks for context first.", context_prompt)],
+                      **options)
+    return found
+
+
+class WithServer(unittest.TestCase):
+    def setUp(self):
+        self.server = server()
+        self.addCleanup(self.server.close)
+        self.session = self.server.session()
+        RUNS.clear()
+
+    def send(self, method: str, params: dict | None = None, message_id=1, **fields) -> dict:
+        return self.session.handle({"jsonrpc": "2.0", "id": message_id, "method": method,
+                                    "params": {"_meta": meta()} | (params or {}) | fields})
+
+    def result(self, method: str, params: dict | None = None, **fields) -> dict:
+        reply = self.send(method, params, **fields)
+        self.assertIn("result", reply, reply)
+        return reply["result"]
+
+    def error(self, method: str, params: dict | None = None, **fields) -> tuple[int, str, object]:
+        reply = self.send(method, params, message_id=7, **fields)
+        self.assertEqual(reply["id"], 7)
+        self.assertIn("error", reply, reply)
+        return reply["error"]["code"], reply["error"]["message"], reply["error"].get("data")
+
+    def call(self, name: str, **fields) -> dict:
+        return self.result("tools/call", {"name": name, "arguments": {}}, **fields)
+
+
+class Stateless(WithServer):
+    def test_discover_names_both_eras_and_offers_no_list_changed_without_a_listen_stream(self):
+        got = self.result("server/discover")
+        self.assertEqual(got["supportedVersions"][:2], ["2026-07-28", "2025-11-25"])
+        self.assertEqual((got["resultType"], got["ttlMs"] >= 0, got["cacheScope"]), ("complete", True, "public"))
+        self.assertEqual(got["_meta"][SERVER_INFO], {"name": "cardinal-mcp", "version": "1.0.0"})
+        self.assertNotIn("listChanged", json.dumps(got["capabilities"]))
+        self.assertLessEqual({"tools", "resources", "prompts"}, set(got["capabilities"]))
+
+    def test_every_result_has_its_type_and_lists_and_reads_their_caching_hints(self):
+        for method, params, cached in (("tools/list", {}, True), ("prompts/list", {}, True),
+                                       ("resources/list", {}, True), ("resources/templates/list", {}, True),
+                                       ("resources/read", {"uri": "test://note"}, True),
+                                       ("tools/call", {"name": "chatty", "arguments": {}}, False),
+                                       ("prompts/get", {"name": "with_context",
+                                                        "inputResponses": {"user_context": {"action": "accept",
+                                                                                            "content": {"context": "x"}}}},
+                                        False)):
+            with self.subTest(method):
+                got = self.result(method, params)
+                self.assertEqual(got["resultType"], "complete")
+                self.assertEqual(("ttlMs" in got, "cacheScope" in got), (cached, cached))
+                self.assertIn(SERVER_INFO, got["_meta"])
+
+    def test_a_server_with_tokens_marks_its_lists_private(self):
+        guarded = server(tokens={"t": {"tools:read"}})
+        self.addCleanup(guarded.close)
+        reply = guarded.session("t").handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}})
+        self.assertEqual(reply["result"]["cacheScope"], "private")  # what it lists depends on the caller's token
+
+    def test_the_methods_2026_removed_are_not_found(self):
+        for method in ("initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"):
+            with self.subTest(method):
+                code, message, data = self.error(method, {"uri": "test://note", "level": "info"})
+                self.assertEqual(code, METHOD_NOT_FOUND)
+                self.assertIn("2025-11-25", data["supported"])  # a client of the handshake era learns where to go
+
+    def test_the_meta_fields_are_checked_first_then_the_version(self):
+        cases = [({}, INVALID_PARAMS), ({VERSION: "2026-07-28"}, INVALID_PARAMS), ({CAPABILITIES: {}}, INVALID_PARAMS),
+                 (meta() | {VERSION: "1900-01-01"}, -32022), (meta() | {LOG_LEVEL: "loud"}, INVALID_PARAMS)]
+        for fields, code in cases:
+            with self.subTest(fields):
+                reply = self.session.handle({"jsonrpc": "2.0", "id": 3, "method": "server/discover",
+                                             "params": {"_meta": fields}})
+                self.assertEqual((reply["id"], reply["error"]["code"]), (3, code))
+
+    def test_log_messages_only_for_a_request_that_asks_with_its_level(self):
+        sent = []
+        self.session.attach(lambda message, related: sent.append(message) or True)  # a pipe: all comes through it
+        for message_id, fields in ((1, meta()), (2, meta(**{LOG_LEVEL: "info"}))):
+            self.session.handle({"jsonrpc": "2.0", "id": message_id, "method": "tools/call",
+                                 "params": {"_meta": fields, "name": "chatty", "arguments": {}}})
+            self.session.drain()
+        self.assertEqual([m.get("id", m.get("method")) for m in sent], [1, "notifications/message", 2])
+        self.assertEqual(sent[1]["params"]["data"], "started")  # at info and above: not the debug line
+        self.assertEqual(sent[2]["result"]["resultType"], "complete")  # a response sent later is finished too
+
+    def test_the_handshake_era_still_works_beside_it(self):
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}
+        legacy = self.server.session()
+        self.assertEqual(legacy.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})["result"][
+            "protocolVersion"], "2025-11-25")
+        legacy.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        listed = legacy.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})["result"]
+        self.assertNotIn("resultType", listed)  # 2025-11-25's results have none
+        self.assertEqual(legacy.handle({"jsonrpc": "2.0", "id": 3, "method": "ping"})["result"], {})
+
+
+class MultiRoundTrip(WithServer):
+    def test_a_question_goes_back_in_the_result_and_the_retry_with_its_answer_completes(self):
+        first = self.call("greet")
+        self.assertEqual(first["resultType"], "input_required")
+        self.assertEqual(first["inputRequests"], {"user_name": {"method": "elicitation/create", "params": {
+            "message": "What is your name?", "requestedSchema": NAME_SCHEMA}}})
+        self.assertIsInstance(first["requestState"], str)
+        done = self.call("greet", inputResponses={"user_name": ACCEPT_ALICE}, requestState=first["requestState"])
+        self.assertEqual((done["resultType"], done["content"][0]["text"]), ("complete", "Hello, Alice!"))
+        self.assertEqual(RUNS, ["greet", "greet"])  # the tool ran again from the start, and found its answer
+
+    def test_the_answer_alone_is_enough_and_other_keys_are_ignored(self):
+        done = self.call("greet", inputResponses={"user_name": ACCEPT_ALICE, "unknown": {"action": "decline"}})
+        self.assertEqual(done["content"][0]["text"], "Hello, Alice!")
+
+    def test_a_missing_answer_asks_again(self):
+        again = self.call("greet", inputResponses={"wrong_key": ACCEPT_ALICE})
+        self.assertEqual(list(again["inputRequests"]), ["user_name"])
+
+    def test_two_rounds_carry_the_first_answer_in_a_new_state(self):
+        first = self.call("name_and_color")
+        self.assertEqual(list(first["inputRequests"]), ["step1"])
+        second = self.call("name_and_color", inputResponses={"step1": ACCEPT_ALICE}, requestState=first["requestState"])
+        self.assertEqual(list(second["inputRequests"]), ["step2"])
+        self.assertNotEqual(second["requestState"], first["requestState"])
+        done = self.call("name_and_color", inputResponses={"step2": {"action": "accept", "content": {"color": "blue"}}},
+                         requestState=second["requestState"])  # step1's answer comes from the state alone
+        self.assertEqual(done["content"][0]["text"], "Alice likes blue")
+
+    def test_several_questions_go_back_together(self):
+        first = self.call("everything_at_once")
+        self.assertEqual({k: v["method"] for k, v in first["inputRequests"].items()},
+                         {"user_name": "elicitation/create", "greeting": "sampling/createMessage",
+                          "client_roots": "roots/list"})
+        answers = {"user_name": ACCEPT_ALICE, "client_roots": {"roots": [{"uri": "file:///tmp", "name": "tmp"}]},
+                   "greeting": {"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "m",
+                                "stopReason": "endTurn"}}
+        done = self.call("everything_at_once", inputResponses=answers, requestState=first["requestState"])
+        self.assertEqual(done["content"][0]["text"], "Alice, hi, 1 root(s)")
+
+    def test_a_question_the_request_did_not_declare_the_capability_for_is_32021(self):
+        reply = self.send("tools/call", {"name": "capital", "arguments": {}, "_meta": meta({"elicitation": {}})})
+        self.assertEqual(reply["error"]["code"], MISSING_CAPABILITY)
+        self.assertEqual(reply["error"]["data"], {"requiredCapabilities": {"sampling": {}}})
+
+    def test_answers_of_the_wrong_shape_are_invalid_params(self):
+        for responses in (None, 12345, {"user_name": 12345}, {"user_name": None}):
+            with self.subTest(responses):
+                self.assertEqual(self.error("tools/call", {"name": "greet", "arguments": {}},
+                                            inputResponses=responses)[0], INVALID_PARAMS)
+
+    def test_a_state_that_was_changed_or_belongs_elsewhere_is_refused(self):
+        state = self.call("greet")["requestState"]
+        payload, mac = state.split(".")
+        body = json.loads(base64.urlsafe_b64decode(payload))
+        forged = base64.urlsafe_b64encode(json.dumps(body | {"a": {"user_name": ACCEPT_ALICE}}).encode()).decode()
+        for label, bad, name in (("appended", state + "-TAMPERED", "greet"), ("forged answers", f"{forged}.{mac}", "greet"),
+                                 ("another tool", state, "name_and_color"), ("not a string", 7, "greet")):
+            with self.subTest(label):
+                code, message, _ = self.error("tools/call", {"name": name, "arguments": {}},
+                                              inputResponses={"user_name": ACCEPT_ALICE}, requestState=bad)
+                self.assertEqual(code, INVALID_PARAMS, message)
+                self.assertIn("requestState", message)
+
+    def test_a_state_is_good_for_its_caller_and_its_time_only(self):
+        now = [1_000_000.0]
+        guarded = server(tokens={"alice": {"tools:read"}, "bob": {"tools:read"}}, clock=lambda: now[0])
+        self.addCleanup(guarded.close)
+
+        def greet_as(token: str, **fields) -> dict:
+            return guarded.session(token).handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "_meta": meta(), "name": "greet", "arguments": {}} | fields})
+        state = greet_as("alice")["result"]["requestState"]
+        self.assertEqual(greet_as("bob", requestState=state)["error"]["code"], INVALID_PARAMS)  # another principal
+        now[0] += interfaces.STATE_TTL_S + 1
+        expired = greet_as("alice", requestState=state)["error"]
+        self.assertEqual(expired["code"], INVALID_PARAMS)
+        self.assertIn("expired", expired["message"])
+
+    def test_a_server_instance_with_the_same_key_carries_on(self):
+        key = b"k" * 32
+        one, two = server(state_key=key), server(state_key=key)
+        self.addCleanup(one.close)
+        self.addCleanup(two.close)
+        ask = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"_meta": meta(), "name": "name_and_color", "arguments": {}}}
+        state = one.session().handle(ask)["result"]["requestState"]
+        ask["params"] |= {"requestState": state, "inputResponses": {"step1": ACCEPT_ALICE}}
+        self.assertEqual(list(two.session().handle(ask)["result"]["inputRequests"]), ["step2"])
+
+    def test_a_prompt_asks_the_same_way(self):
+        first = self.result("prompts/get", {"name": "with_context"})
+        self.assertEqual(list(first["inputRequests"]), ["user_context"])
+        self.assertNotIn("messages", first)
+        done = self.result("prompts/get", {"name": "with_context"}, requestState=first["requestState"],
+                           inputResponses={"user_context": {"action": "accept", "content": {"context": "tests"}}})
+        self.assertEqual(done["messages"][0]["content"]["text"], "Use this context: tests")
+
+    def test_lists_never_ask(self):
+        for method in ("tools/list", "prompts/list"):
+            with self.subTest(method):
+                self.assertEqual(self.result(method)["resultType"], "complete")
+
+    def test_in_the_handshake_era_the_same_tool_sends_its_request_to_the_client(self):
+        legacy = self.server.session()
+        sent = []
+
+        def client(message, related):  # answers the server's elicitation/create at once
+            sent.append(message)
+            if message.get("method") == "elicitation/create":
+                legacy.handle({"jsonrpc": "2.0", "id": message["id"], "result": ACCEPT_ALICE})
+            return True
+        legacy.attach(client)
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                 "clientInfo": {"name": "old", "version": "1"}}
+        legacy.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
+        legacy.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        legacy.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "greet", "arguments": {}}})
+        legacy.drain()  # over a pipe the response comes through the sink
+        reply = next(m for m in sent if m.get("id") == 2)
+        self.assertEqual(reply["result"]["content"][0]["text"], "Hello, Alice!")
+        self.assertEqual([m["method"] for m in sent if "method" in m], ["elicitation/create"])
+
+
+if __name__ == "__main__":
+    unittest.main()
