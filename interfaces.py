@@ -98,6 +98,7 @@ import hmac
 import io
 import json
 import operator
+import queue
 import random
 import re
 import secrets
@@ -2051,6 +2052,7 @@ def demo_coupling() -> str:
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 UNSUPPORTED_VERSION = -32022  # 2026-07-28's UnsupportedProtocolVersionError: data lists the versions we speak
 MISSING_CAPABILITY = -32021  # 2026-07-28: the request needs a client capability its _meta did not declare
+HEADER_MISMATCH = -32020  # 2026-07-28 over HTTP: a routing header that does not say what the body says
 UNAUTHORIZED, FORBIDDEN = -32001, -32003  # server-defined codes: JSON-RPC leaves -32000 to -32099 to servers
 READ_SCOPE, WRITE_SCOPE = "tools:read", "tools:write"  # read-only tools need the first, the others the second
 MODERN_VERSIONS = ("2026-07-28",)  # the revisions without a handshake: every request says who it is
@@ -2139,12 +2141,14 @@ class MCPCoreServer:
         """Return the revisions this server speaks, newest first."""
         return [*reversed(self.modern_versions), *reversed(MCP_VERSIONS)]
 
-    def session(self, token: str | None = None) -> "MCPCoreSession":
-        """Open a connection for a client presenting this token (a refused one cannot initialize)."""
+    def session(self, token: str | None = None, keep: bool = True) -> "MCPCoreSession":
+        """Open a connection for a client presenting this token (a refused one cannot initialize); keep=False for
+        one 2026-07-28 request over HTTP, which no notification will ever reach."""
         session = self.session_class(self, self.scopes_for(token))
         session.principal = hashlib.sha256((token or "").encode()).hexdigest()[:16] if token else ""  # who, unsaid
-        with self.lock:
-            self.sessions.append(session)
+        if keep:
+            with self.lock:
+                self.sessions.append(session)
         return session
 
     def scopes_for(self, token: str | None) -> set[str] | None:
@@ -3665,6 +3669,10 @@ class MCPCall:
     def roots(self, key: str | None = None) -> list[dict]:
         return roots(self, key)
 
+    def requires(self, method: str) -> None:
+        """Refuse now unless the client declared what asking it by `method` needs (see declared)."""
+        declared(self.session, method)
+
     def ask_all(self, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
         """Ask several questions ({key: (method, params)}); in 2026-07-28 they go back in one result together,
         before that one request to the client after the other."""
@@ -4266,6 +4274,9 @@ class MCPHttpServer(LoopbackServer):
         handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
         if handler is None:
             return 405, {"Allow": "GET, POST, DELETE"}, b""
+        if method != "POST" and not headers.get("Mcp-Session-Id") and \
+                (headers.get("MCP-Protocol-Version") or "").strip() in self.server.modern_versions:
+            return 405, {"Allow": "POST"}, b""  # 2026-07-28 has no GET stream and no session to DELETE
         return handler(headers, body, token)
 
     def _post(self, headers: typing.Mapping[str, str], body: bytes, token: str | None) -> tuple[int, dict, bytes]:
@@ -4276,6 +4287,8 @@ class MCPHttpServer(LoopbackServer):
             return _http_json(400, rpc_error(None, PARSE_ERROR, f"Parse error: not valid JSON ({exc})"))
         if not isinstance(message, list) and (malformed := jsonrpc_problem(message)) is not None:
             return _http_json(400, malformed)  # the transport: input the server cannot accept is an HTTP error
+        if self.server.modern_versions and _modern_request(headers, message):
+            return self._post_modern(headers, message, token)
         if isinstance(message, dict) and message.get("method") == "initialize" and "id" in message:
             return self._initialize(message, token)
         session, refusal = self._session(headers, token)
@@ -4298,6 +4311,53 @@ class MCPHttpServer(LoopbackServer):
             return 200, {"Content-Type": "text/event-stream"}, events
         session.outbox[:0] = queued  # kept for a request that can take a stream
         return _http_json(200, reply)
+
+    def _post_modern(self, headers: typing.Mapping[str, str], message: dict, token: str | None) -> tuple:
+        """POST of 2026-07-28: no session; the request is checked against its routing headers (a proxy routes on
+        them without reading the body, so they must say what the body says), then answered in a session of its
+        own: as JSON, or as an event stream when it asked for progress or log messages (they come first). A
+        stream the client closes cancels its request."""
+        if "id" not in message:
+            return 202, {}, b""  # 2026-07-28 defines no notification over HTTP: nothing to do with one
+        params = message.get("params", {})
+        try:
+            request_meta(params if isinstance(params, dict) else {})
+            if problem := header_mismatch(headers, message):
+                raise RPCError(HEADER_MISMATCH, f"Header mismatch: {problem}")
+        except RPCError as exc:
+            return _http_json(400, rpc_error(message["id"], exc.code, exc.message, exc.data))
+        session = self.server.session(token, keep=False)
+        meta = params["_meta"]
+        if not ("text/event-stream" in headers.get("Accept", "") and ("progressToken" in meta or META + "logLevel" in meta)):
+            return _modern_reply(session.handle(message))
+        events: "queue.Queue[dict | None]" = queue.Queue()
+        session.sink = lambda sent, related: events.put(sent) or True
+
+        def work() -> None:
+            try:
+                events.put(session.handle(message))
+            finally:
+                events.put(None)
+        threading.Thread(target=work, daemon=True, name="mcp-2026-request").start()
+
+        def stream() -> typing.Iterator[bytes]:
+            done = False
+            try:
+                while True:
+                    try:
+                        sent = events.get(timeout=self.stream_check)
+                    except queue.Empty:
+                        yield b""  # quiet: the writer checks that the client is still there (_hung_up)
+                        continue
+                    if sent is None:
+                        break
+                    yield b"event: message\ndata: " + wire_bytes(sent) + b"\n\n"
+                done = True
+            finally:
+                if not done:  # the client closed the stream: in 2026-07-28 that cancels the request
+                    for call in list(session.calls.values()):
+                        call.cancel("the client closed the response stream")
+        return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}, stream()
 
     def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any] | None:
         """Run the request on a worker; stream what it sends, then its response (none if it was cancelled).
@@ -8549,6 +8609,64 @@ def _unauthorized(token: str | None) -> tuple[int, dict, bytes]:
 def _needs_scope(reply: JSON) -> bool:
     return isinstance(reply, dict) and isinstance(reply.get("error"), dict) and reply["error"].get("code") == FORBIDDEN \
         and isinstance(reply["error"].get("data"), dict) and "scope" in reply["error"]["data"]
+
+
+def _modern_request(headers: typing.Mapping[str, str], message: JSON) -> bool:
+    """Say whether a POST is of 2026-07-28 (or names a version we may not speak, which only that revision's
+    error can say): no session of the handshake era, and a _meta that names a protocol version, or an
+    MCP-Protocol-Version header that names none of the handshake era's (as the specification's dual-era
+    servers decide: an initialize, or a request of an initialized session, is the handshake era)."""
+    if headers.get("Mcp-Session-Id") or not isinstance(message, dict):
+        return False
+    params = message.get("params")
+    stated = isinstance(params, dict) and isinstance(params.get("_meta"), dict) and \
+        META + "protocolVersion" in params["_meta"]
+    header = (headers.get("MCP-Protocol-Version") or "").strip()
+    return stated or (bool(header) and header not in MCP_VERSIONS)
+
+
+ROUTED_BY_NAME = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # what Mcp-Name repeats
+
+
+def header_mismatch(headers: typing.Mapping[str, str], message: dict) -> str:
+    """Say how a 2026-07-28 POST's routing headers disagree with its body ('' when they agree): MCP-Protocol-Version
+    is the _meta's version, Mcp-Method the method, Mcp-Name the name or URI it acts on (a value may come
+    base64-encoded as =?base64?...?=). Header names are matched in any case, values exactly, blanks around them
+    aside."""
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    wanted = [("MCP-Protocol-Version", params.get("_meta", {}).get(META + "protocolVersion")),
+              ("Mcp-Method", message.get("method"))]
+    if message.get("method") in ROUTED_BY_NAME:
+        wanted.append(("Mcp-Name", params.get(ROUTED_BY_NAME[message["method"]])))
+    for name, body in wanted:
+        value = headers.get(name)
+        if value is None:
+            return f"the {name} header is missing; it must repeat the body's {show(body)}"
+        decoded = _header_value(value.strip())
+        if decoded != body:
+            return f"{name} header value {show(value.strip())} does not match body value {show(body)}"
+    return ""
+
+
+def _header_value(value: str) -> str | None:
+    """Undo the =?base64?...?= encoding of a header value (None when it is not valid base64 of UTF-8)."""
+    if not (value.startswith("=?base64?") and value.endswith("?=")):
+        return value
+    try:
+        return base64.b64decode(value[9:-2], validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _modern_reply(reply: dict) -> tuple[int, dict, bytes]:
+    """A 2026-07-28 answer with the HTTP status its error calls for: 404 for a method not found, 400 for a request
+    the server cannot take as it is, 403 for a scope the token lacks; 200 otherwise."""
+    if _needs_scope(reply):
+        return _scope_challenge(reply)
+    code = reply.get("error", {}).get("code") if isinstance(reply.get("error"), dict) else None
+    status = 404 if code == METHOD_NOT_FOUND else 400 if code in (INVALID_PARAMS, INVALID_REQUEST, HEADER_MISMATCH,
+                                                                   MISSING_CAPABILITY, UNSUPPORTED_VERSION) else 200
+    return _http_json(status, reply)
 
 
 def _scope_challenge(reply: dict) -> tuple[int, dict, bytes]:

@@ -1,7 +1,8 @@
 """The server the official MCP conformance suite tests: every tool, resource and prompt its server scenarios ask for.
 
 Built from interfaces.py alone (the lab's MCPServer, its call context and content blocks); the texts
-are the ones the suite's scenarios name (npm package @modelcontextprotocol/conformance, 0.1.16).
+are the ones the suite's scenarios name (npm package @modelcontextprotocol/conformance: 0.1.16, and 0.2.0-alpha.12
+for 2026-07-28, `--requirements 2026-07-28`).
 Run it, then point the suite at it (Node 22 and npm, outside this repository; the lab never needs them):
 
     python3 tests/conformance_server.py --port 18710            # Streamable HTTP at http://127.0.0.1:18710/mcp
@@ -111,10 +112,107 @@ def _reconnection() -> str:
     return "Reconnection test completed"
 
 
-SCHEMA_2020_12 = {
+# --- 2026-07-28: the tools of the suite's server-stateless and input-required-result-* scenarios (its 0.2.0 alphas) ---
+
+NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+CONFIRM = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+
+
+def _question(text: str, max_tokens: int = 100) -> tuple[str, dict]:
+    return "sampling/createMessage", {"messages": [{"role": "user", "content": text_block(text)}], "maxTokens": max_tokens}
+
+
+def _needs_sampling() -> str:
+    mcp_call().requires("sampling/createMessage")  # 2026-07-28: -32021 naming sampling when it is not declared
+    return "The sampling capability is declared."
+
+
+def _log_three() -> str:
+    for text in ("Tool execution started", "Tool processing data", "Tool execution completed"):
+        mcp_call().log("info", text, logger="conformance")
+    return "Logging tool completed"
+
+
+def _ask_name() -> str:
+    answer = mcp_call().elicit("What is your name?", NAME, key="user_name")
+    return f"Hello, {answer.get('content', {}).get('name', 'stranger')}!"
+
+
+def _ask_model() -> str:
+    method, params = _question("What is the capital of France?")
+    answer = mcp_call().sample(params["messages"], params["maxTokens"], key="capital_of_france")
+    return f"The model said: {answer['content'].get('text', '')}"
+
+
+def _ask_roots() -> str:
+    return f"The client has {len(mcp_call().roots(key='client_roots'))} root(s)."
+
+
+def _confirm() -> str:
+    answer = mcp_call().elicit("Confirm to go on", CONFIRM, key="confirm")
+    return "state-ok" if answer.get("content", {}).get("ok") else "not confirmed"
+
+
+def _ask_three() -> str:
+    answers = mcp_call().ask_all({"user_name": ("elicitation/create", {"message": "What is your name?",
+                                                                        "requestedSchema": NAME}),
+                                  "greeting": _question("Write a one-line greeting.", 50),
+                                  "client_roots": ("roots/list", {})})
+    return (f"{answers['greeting']['content'].get('text', '')} {answers['user_name']['content']['name']} "
+            f"({len(answers['client_roots']['roots'])} root(s))")
+
+
+def _two_rounds() -> str:
+    call = mcp_call()
+    name = call.elicit("What is your name?", NAME, key="step1")["content"]["name"]
+    color = call.elicit("What is your favourite colour?", {"type": "object", "properties": {
+        "color": {"type": "string"}}, "required": ["color"]}, key="step2")["content"]["color"]
+    return f"{name} likes {color}."
+
+
+def _ask_what_is_declared() -> str:
+    declared = mcp_call().session.client_capabilities
+    questions = {}
+    if "elicitation" in declared:
+        questions["user_name"] = ("elicitation/create", {"message": "What is your name?", "requestedSchema": NAME})
+    if "sampling" in declared:
+        questions["greeting"] = _question("Write a one-line greeting.", 50)
+    answers = mcp_call().ask_all(questions)
+    return f"Answered: {', '.join(sorted(answers)) or 'nothing to ask'}."
+
+
+def _context_prompt() -> list[dict]:
+    answer = mcp_call().elicit("What context should the prompt use?", {"type": "object", "properties": {
+        "context": {"type": "string"}}, "required": ["context"]}, key="user_context")
+    return [{"role": "user", "content": text_block(f"Use this context: {answer['content']['context']}")}]
+
+
+def modern_tools() -> list[Tool]:
+    """The tools only 2026-07-28's scenarios call (they are served in every revision)."""
+    asking = [("test_input_required_result_elicitation", "Ask the user's name, then greet them", _ask_name),
+              ("test_input_required_result_sampling", "Ask the host's model a question", _ask_model),
+              ("test_input_required_result_list_roots", "Ask for the client's roots", _ask_roots),
+              ("test_input_required_result_request_state", "Ask for a confirmation, carried in requestState", _confirm),
+              ("test_input_required_result_multiple_inputs", "Ask the user, the model and the roots at once", _ask_three),
+              ("test_input_required_result_multi_round", "Ask for a name, then a colour: two rounds", _two_rounds),
+              ("test_input_required_result_tampered_state", "Ask for a confirmation under a signed state", _confirm),
+              ("test_input_required_result_capabilities", "Ask only what the request declares", _ask_what_is_declared),
+              ("test_missing_capability", "Needs the client's sampling capability", _needs_sampling),
+              ("test_streaming_elicitation", "Answers without asking anything on the stream", lambda: "No question asked."),
+              ("test_logging_tool", "Log three lines (only when the request sets a logLevel)", _log_three)]
+    return [Tool(name, description, NO_ARGUMENTS, fn, read_only=True) for name, description, fn in asking]
+
+
+SCHEMA_2020_12 = {  # 0.2.0's version of the scenario's schema: composition, conditionals and an anchor besides
     "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-    "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
-    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+    "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                          "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+    "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                   "contactMethod": {"type": "string", "enum": ["phone", "email"]}, "phone": {"type": "string"},
+                   "email": {"type": "string"}},
+    "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then": {"required": ["phone"]}, "else": {"required": ["email"]},
     "additionalProperties": False}
 MIXED_RESOURCE = json.dumps({"test": "data", "value": 123}, separators=(",", ":"))
 
@@ -148,7 +246,7 @@ def conformance_tools() -> list[Tool]:
              read_only=True),
         Tool("test_reconnection", "Close the call's event stream mid-call, then answer", NO_ARGUMENTS, _reconnection,
              read_only=True),
-    ]
+    ] + modern_tools()
 
 
 def _template_data(id: str) -> str:
@@ -182,6 +280,8 @@ def conformance_primitives() -> tuple[list[Resource], list[ResourceTemplate], li
         Prompt("test_prompt_with_image", "A prompt that includes an image",
                lambda: [{"role": "user", "content": image_block(TINY_PNG, "image/png")},
                         {"role": "user", "content": text_block("Please analyze the image above.")}]),
+        Prompt("test_input_required_result_prompt", "A prompt that asks the user for context first (2026-07-28)",
+               _context_prompt),
     ]
     return resources, templates, prompts
 

@@ -9,13 +9,16 @@ by hand; the requests are sent as JSON-RPC messages to a session, in process.
 import base64
 import json
 import sys
+import threading
 import unittest
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import interfaces  # noqa: E402
-from interfaces import MCPServer, Prompt, Resource, mcp_call  # noqa: E402
+from interfaces import MCPHttpServer, MCPServer, Prompt, Resource, mcp_call  # noqa: E402
 from tool_core import ToolRegistry, tool_from_function  # noqa: E402
 
 INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CAPABILITY = -32602, -32601, -32021
@@ -66,6 +69,23 @@ def capital() -> str:
         "content"]["text"]
 
 
+PAUSE = threading.Event()  # slow() waits on it; a test sets it
+STARTED, CANCELLED = threading.Event(), threading.Event()  # slow() sets them: it waits; it was cancelled
+
+
+def slow() -> str:
+    """Report progress, then wait until the test lets it go on (or the call is cancelled)."""
+    call = mcp_call()
+    call.progress(1, 2, "half way")
+    STARTED.set()
+    try:
+        call.wait_for(PAUSE, limit=10)
+    except interfaces.Cancelled:
+        CANCELLED.set()
+        raise
+    return "finished"
+
+
 def chatty() -> str:
     """Log at info and at debug."""
     mcp_call().log("info", "started")
@@ -81,7 +101,7 @@ def context_prompt() -> str:
 
 def server(**options) -> MCPServer:
     registry = ToolRegistry([tool_from_function(f, read_only=True) for f in (greet, name_and_color,
-                                                                              everything_at_once, capital, chatty)])
+                                                                              everything_at_once, capital, chatty, slow)])
     found = MCPServer(registry, resources=[Resource("test://note", "note", lambda: "a note", "text/plain")],
                       prompts=[Prompt("with_context", "A prompt that asks for context first.", context_prompt)],
                       **options)
@@ -304,6 +324,106 @@ class MultiRoundTrip(WithServer):
         reply = next(m for m in sent if m.get("id") == 2)
         self.assertEqual(reply["result"]["content"][0]["text"], "Hello, Alice!")
         self.assertEqual([m["method"] for m in sent if "method" in m], ["elicitation/create"])
+
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback must not go through a proxy
+
+
+class OverHTTP(unittest.TestCase):
+    """Streamable HTTP in 2026-07-28: one POST per request, no session; its routing headers must say what its body
+    says; the status tells what went wrong; a request that asked for progress or log messages gets an event stream,
+    and closing that stream cancels it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.endpoint = MCPHttpServer(server(), stream_check=0.02).start()  # a hung-up client is noticed at once
+        cls.addClassCleanup(cls.endpoint.stop)
+
+    def post(self, body: dict, headers: dict | None = None, method: str = "POST") -> tuple[int, dict, bytes]:
+        params = body.get("params", {})
+        routing = {"MCP-Protocol-Version": params.get("_meta", {}).get(VERSION, "2026-07-28"),
+                   "Mcp-Method": body.get("method", "")}
+        if "name" in params or "uri" in params:
+            routing["Mcp-Name"] = params.get("name", params.get("uri"))
+        request = urllib.request.Request(self.endpoint.url, data=json.dumps(body).encode() if method == "POST" else None,
+                                         method=method, headers={"Content-Type": "application/json",
+                                                                 "Accept": "application/json, text/event-stream"}
+                                         | routing | (headers or {}))
+        try:
+            with OPENER.open(request, timeout=10) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as exc:
+            with exc:
+                return exc.code, dict(exc.headers), exc.read()
+
+    def rpc(self, method: str, params: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
+        status, _, data = self.post({"jsonrpc": "2.0", "id": 5, "method": method,
+                                     "params": {"_meta": meta()} | (params or {})}, headers)
+        return status, json.loads(data)
+
+    def test_a_request_on_its_own_with_no_session(self):
+        status, headers, data = self.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}})
+        self.assertEqual((status, headers["Content-Type"]), (200, "application/json"))
+        self.assertNotIn("Mcp-Session-Id", headers)
+        self.assertEqual(json.loads(data)["result"]["resultType"], "complete")
+
+    def test_each_error_has_its_status(self):
+        cases = [("tools/list", {"_meta": {}}, {}, 400, INVALID_PARAMS),
+                 ("tools/list", {"_meta": meta() | {VERSION: "1900-01-01"}}, {}, 400, -32022),
+                 ("ping", {}, {}, 404, METHOD_NOT_FOUND),
+                 ("tools/call", {"name": "capital", "arguments": {}, "_meta": meta({})}, {}, 400, MISSING_CAPABILITY),
+                 ("tools/list", {}, {"Mcp-Method": "prompts/list"}, 400, -32020),
+                 ("tools/list", {}, {"MCP-Protocol-Version": "2025-11-25"}, 400, -32020),
+                 ("tools/call", {"name": "greet", "arguments": {}}, {"Mcp-Name": "capital"}, 400, -32020)]
+        for method, params, headers, status, code in cases:
+            with self.subTest(method=method, params=params, headers=headers):
+                got_status, reply = self.rpc(method, params, headers)
+                self.assertEqual((got_status, reply["error"]["code"], reply["id"]), (status, code, 5))
+
+    def test_headers_are_read_in_any_case_and_a_name_may_come_base64_encoded(self):
+        encoded = "=?base64?" + base64.b64encode(b"greet").decode() + "?="
+        for headers in ({"mcp-method": "tools/call", "Mcp-Name": "  greet  "}, {"Mcp-Name": encoded}):
+            with self.subTest(headers):
+                status, reply = self.rpc("tools/call", {"name": "greet", "arguments": {}}, headers)
+                self.assertEqual((status, reply["result"]["resultType"]), (200, "input_required"))
+        status, reply = self.rpc("tools/call", {"name": "greet", "arguments": {}}, {"Mcp-Name": "=?base64?Z3J!!ZWV0?="})
+        self.assertEqual((status, reply["error"]["code"]), (400, -32020))
+
+    def test_get_and_delete_have_no_place_in_2026(self):
+        for verb in ("GET", "DELETE"):
+            with self.subTest(verb):
+                status, headers, _ = self.post({}, {"MCP-Protocol-Version": "2026-07-28"}, method=verb)
+                self.assertEqual((status, headers["Allow"]), (405, "POST"))
+
+    def test_progress_comes_on_an_event_stream_before_the_result(self):
+        PAUSE.set()
+        self.addCleanup(PAUSE.clear)
+        status, headers, data = self.post({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "_meta": meta() | {"progressToken": "p1"}, "name": "slow", "arguments": {}}})
+        self.assertEqual((status, headers["Content-Type"]), (200, "text/event-stream"))
+        events = [json.loads(line[6:]) for line in data.decode().splitlines() if line.startswith("data: ")]
+        self.assertEqual([e.get("method", e.get("id")) for e in events], ["notifications/progress", 9])
+        self.assertEqual(events[0]["params"]["progressToken"], "p1")
+        self.assertEqual(events[1]["result"]["content"][0]["text"], "finished")
+
+    def test_closing_the_stream_cancels_the_request(self):
+        import http.client
+        STARTED.clear()
+        PAUSE.clear()
+        CANCELLED.clear()
+        host, port = self.endpoint.url.split("//")[1].split("/")[0].split(":")
+        body = json.dumps({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
+            "_meta": meta() | {"progressToken": "p2"}, "name": "slow", "arguments": {}}})
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        connection.request("POST", "/mcp", body, {"Content-Type": "application/json", "Accept": "text/event-stream",
+                                                  "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+                                                  "Mcp-Name": "slow"})
+        response = connection.getresponse()
+        self.assertEqual(response.status, 200)
+        self.assertIn(b"notifications/progress", response.readline() + response.readline())
+        self.assertTrue(STARTED.wait(10))
+        connection.close()  # the client goes away: the call is cancelled, its wait ends without PAUSE
+        self.assertTrue(CANCELLED.wait(10))
 
 
 if __name__ == "__main__":

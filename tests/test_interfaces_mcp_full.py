@@ -42,7 +42,7 @@ STATIC_TEXT = "This is the content of the static text resource."
 RESOURCE_URIS = ["test://static-text", "test://static-binary", "test://watched-resource"]
 TEMPLATE = "test://template/{id}/data"
 PROMPT_NAMES = ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource",
-                "test_prompt_with_image"]
+                "test_prompt_with_image", "test_input_required_result_prompt"]  # the last: 2026-07-28's MRTR scenario
 ARGS_PROMPT = {"type": "ref/prompt", "name": "test_prompt_with_arguments"}
 LOG_TEXTS = ["Tool execution started", "Tool processing data", "Tool execution completed"]
 ACCEPTED = {"username": "ada", "email": "ada@example.com"}
