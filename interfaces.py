@@ -2726,17 +2726,35 @@ class MCPServer(MCPCoreServer):
         self.tool_timeout, self.session_workers = tool_timeout, session_workers
         self.state_key = state_key or secrets.token_bytes(32)  # signs requestState (MRTR); share it between instances
         self.clock = clock  # when a requestState expires (wall-clock seconds)
+        self.listeners: dict[tuple[int, JSON], Listener] = {}  # 2026-07-28's subscriptions/listen requests, open now
+
+    def announce(self, method: str, params: dict | None = None,
+                 to: typing.Callable[["MCPCoreSession"], bool] | None = None) -> None:
+        """Send a notification to the sessions of the handshake era (see the core), and on every open
+        subscriptions/listen stream whose filter asked for it, tagged with that stream's subscriptionId."""
+        super().announce(method, params, to)
+        with self.lock:
+            listeners = list(self.listeners.values())
+        for listener in listeners:
+            if listener.wants(method, params or {}):
+                listener.send(method, params or {})
+
+    def close(self) -> None:
+        """End every listen stream (with its result), then every session."""
+        with self.lock:
+            listeners, self.listeners = list(self.listeners.values()), {}
+        for listener in listeners:
+            listener.end()
+        super().close()
 
     def capabilities(self, version: str) -> dict:
         """Say what this server offers, as initialize (or 2026-07-28's server/discover) answers it in this revision.
-        2026-07-28 announces changes only on a subscriptions/listen stream, which this server does not open yet: it
-        offers no listChanged and no subscribe there."""
-        handshake = version in MCP_VERSIONS
-        offered = {"tools": {"listChanged": True} if handshake else {}, "logging": {}}
+        (2026-07-28 sends list changes and resource updates on a subscriptions/listen stream.)"""
+        offered = {"tools": {"listChanged": True}, "logging": {}}
         if self.resources or self.templates:
-            offered["resources"] = {"subscribe": True, "listChanged": True} if handshake else {}
+            offered["resources"] = {"subscribe": True, "listChanged": True}
         if self.prompts:
-            offered["prompts"] = {"listChanged": True} if handshake else {}
+            offered["prompts"] = {"listChanged": True}
         if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
             offered["completions"] = {}
         return offered
@@ -2930,6 +2948,10 @@ class MCPSession(MCPCoreSession):
     def close(self) -> None:
         """End the session: no more messages, its workers stopped, its running calls and requests given up."""
         super().close()
+        with self.server.lock:
+            ended = [k for k, listener in self.server.listeners.items() if listener.home is self]
+        for key in ended:
+            unlisten(self.server, self, key[1])
         with self.lock:
             workers, self.workers = self.workers, None
             calls, waiters = list(self.calls.values()), list(self.asked.values())
@@ -2991,6 +3013,7 @@ class MCPSession(MCPCoreSession):
                 call = self.calls.get(params.get("requestId"))
             if call is not None:
                 call.cancel(params.get("reason"))
+            unlisten(self.server, self, params.get("requestId"))  # a subscriptions/listen ends the same way
         # roots/list_changed and the rest need no action here
 
 
@@ -4034,6 +4057,67 @@ def may_ask(session: MCPSession, method: str, params: dict, request_id: JSON, an
     return asked if asked is not None else result
 
 
+# --- subscriptions/listen: 2026-07-28's one place for change notifications ---
+# A client that wants to hear of changes opens a subscriptions/listen request with a filter (toolsListChanged,
+# promptsListChanged, resourcesListChanged, resourceSubscriptions: [uri, ...]). The server acknowledges it with
+# notifications/subscriptions/acknowledged (what of the filter it will honour), then sends each notification the
+# filter asks for, every one tagged with the listen request's id as its subscriptionId. The request stays open:
+# it ends when the client cancels it (closing the HTTP stream, or notifications/cancelled over stdio), with no
+# response, or when the server ends it with a result.
+
+LISTEN_FILTER = {"notifications/tools/list_changed": "toolsListChanged",
+                 "notifications/prompts/list_changed": "promptsListChanged",
+                 "notifications/resources/list_changed": "resourcesListChanged"}
+
+
+class Listener:
+    """One open subscriptions/listen request: what it asked to hear, and where its notifications go."""
+
+    def __init__(self, home: MCPSession, request_id: JSON, honoured: dict, sink):
+        self.home, self.request_id, self.honoured, self.sink = home, request_id, honoured, sink
+
+    def wants(self, method: str, params: dict) -> bool:
+        if method == "notifications/resources/updated":
+            return params.get("uri") in self.honoured.get("resourceSubscriptions", [])
+        return bool(self.honoured.get(LISTEN_FILTER.get(method, "")))
+
+    def send(self, method: str, params: dict) -> None:
+        tagged = params | {"_meta": (params.get("_meta") or {}) | {META + "subscriptionId": self.request_id}}
+        self.sink({"jsonrpc": "2.0", "method": method, "params": tagged}, self.request_id)
+
+    def end(self) -> None:
+        """The server ends the stream: a last response, the result of the listen request."""
+        self.sink({"jsonrpc": "2.0", "id": self.request_id, "result": {
+            "resultType": "complete", "_meta": {META + "subscriptionId": self.request_id}}}, self.request_id)
+
+
+@mcp_method("subscriptions/listen", since="2026-07-28")
+def _listen(session: MCPSession, params: dict, request_id: JSON) -> JSON:
+    asked = params.get("notifications")
+    if not isinstance(asked, dict):
+        raise RPCError(INVALID_PARAMS, "Invalid params: subscriptions/listen needs notifications, an object such as "
+                                       '{"toolsListChanged": true, "resourceSubscriptions": ["test://note"]}')
+    offered = session.server.capabilities(session.version)
+    honoured = {key: True for method, key in LISTEN_FILTER.items() if asked.get(key) is True
+                and method.split("/")[1] in offered}
+    uris = asked.get("resourceSubscriptions")
+    if isinstance(uris, list) and "resources" in offered:
+        honoured["resourceSubscriptions"] = [u for u in uris if isinstance(u, str)][:MAX_SUBSCRIPTIONS]
+    listener = Listener(session.home, request_id, honoured, session.send)
+    server = session.server
+    with server.lock:  # the acknowledgement goes first: no notification can pass it
+        listener.sink({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+            "_meta": {META + "subscriptionId": request_id}, "notifications": honoured}}, request_id)
+        server.listeners[(id(session.home), request_id)] = listener
+    return LATER  # the response comes only when the server ends the stream
+
+
+def unlisten(server: MCPServer, home: MCPSession, request_id: JSON) -> bool:
+    """Close one listen stream (the client cancelled it, or its connection ended): no response is sent."""
+    with server.lock:
+        return server.listeners.pop((id(home), request_id), None) is not None
+
+
 # --- 4d. Transports: stdio and Streamable HTTP, both ways (the in-process pair is MCPSession itself) ---
 
 def serve_stdio(server: MCPServer, stdin=None, stdout=None) -> None:
@@ -4327,36 +4411,37 @@ class MCPHttpServer(LoopbackServer):
         except RPCError as exc:
             return _http_json(400, rpc_error(message["id"], exc.code, exc.message, exc.data))
         session = self.server.session(token, keep=False)
-        meta = params["_meta"]
-        if not ("text/event-stream" in headers.get("Accept", "") and ("progressToken" in meta or META + "logLevel" in meta)):
-            return _modern_reply(session.handle(message))
-        events: "queue.Queue[dict | None]" = queue.Queue()
+        meta, listen = params["_meta"], message["method"] == "subscriptions/listen"
+        if not (listen or "text/event-stream" in headers.get("Accept", "") and ("progressToken" in meta
+                                                                                or META + "logLevel" in meta)):
+            reply = session.handle(message)
+            session.close()
+            return _modern_reply(reply)
+        events: "queue.Queue[dict]" = queue.Queue()
         session.sink = lambda sent, related: events.put(sent) or True
-
-        def work() -> None:
-            try:
-                events.put(session.handle(message))
-            finally:
-                events.put(None)
-        threading.Thread(target=work, daemon=True, name="mcp-2026-request").start()
+        if listen and (refused := session.handle(message)) is not None:
+            return _modern_reply(refused)  # a listen request it could not take; else its stream has its ack
+        if not listen:
+            threading.Thread(target=lambda: events.put(session.handle(message)), daemon=True,
+                             name="mcp-2026-request").start()
 
         def stream() -> typing.Iterator[bytes]:
             done = False
             try:
-                while True:
+                while not done:
                     try:
                         sent = events.get(timeout=self.stream_check)
                     except queue.Empty:
                         yield b""  # quiet: the writer checks that the client is still there (_hung_up)
                         continue
-                    if sent is None:
-                        break
                     yield b"event: message\ndata: " + wire_bytes(sent) + b"\n\n"
-                done = True
+                    done = sent.get("id") == message["id"] and "method" not in sent  # its response ends it
             finally:
                 if not done:  # the client closed the stream: in 2026-07-28 that cancels the request
                     for call in list(session.calls.values()):
                         call.cancel("the client closed the response stream")
+                    unlisten(self.server, session, message["id"])
+                session.close()
         return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}, stream()
 
     def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any] | None:

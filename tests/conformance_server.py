@@ -187,6 +187,11 @@ def _context_prompt() -> list[dict]:
     return [{"role": "user", "content": text_block(f"Use this context: {answer['content']['context']}")}]
 
 
+def _announce(method: str) -> str:
+    mcp_call().session.server.announce(method)  # to every subscriptions/listen stream that asked for it
+    return f"Sent {method}."
+
+
 def modern_tools() -> list[Tool]:
     """The tools only 2026-07-28's scenarios call (they are served in every revision)."""
     asking = [("test_input_required_result_elicitation", "Ask the user's name, then greet them", _ask_name),
@@ -199,7 +204,11 @@ def modern_tools() -> list[Tool]:
               ("test_input_required_result_capabilities", "Ask only what the request declares", _ask_what_is_declared),
               ("test_missing_capability", "Needs the client's sampling capability", _needs_sampling),
               ("test_streaming_elicitation", "Answers without asking anything on the stream", lambda: "No question asked."),
-              ("test_logging_tool", "Log three lines (only when the request sets a logLevel)", _log_three)]
+              ("test_logging_tool", "Log three lines (only when the request sets a logLevel)", _log_three),
+              ("test_trigger_tool_change", "Announce that the tool list changed (it does not)",
+               lambda: _announce("notifications/tools/list_changed")),
+              ("test_trigger_prompt_change", "Announce that the prompt list changed (it does not)",
+               lambda: _announce("notifications/prompts/list_changed"))]
     return [Tool(name, description, NO_ARGUMENTS, fn, read_only=True) for name, description, fn in asking]
 
 

@@ -135,13 +135,14 @@ class WithServer(unittest.TestCase):
 
 
 class Stateless(WithServer):
-    def test_discover_names_both_eras_and_offers_no_list_changed_without_a_listen_stream(self):
+    def test_discover_names_both_eras_and_what_a_listen_stream_can_carry(self):
         got = self.result("server/discover")
         self.assertEqual(got["supportedVersions"][:2], ["2026-07-28", "2025-11-25"])
         self.assertEqual((got["resultType"], got["ttlMs"] >= 0, got["cacheScope"]), ("complete", True, "public"))
         self.assertEqual(got["_meta"][SERVER_INFO], {"name": "cardinal-mcp", "version": "1.0.0"})
-        self.assertNotIn("listChanged", json.dumps(got["capabilities"]))
-        self.assertLessEqual({"tools", "resources", "prompts"}, set(got["capabilities"]))
+        self.assertEqual({k: got["capabilities"][k] for k in ("tools", "resources", "prompts")},
+                         {"tools": {"listChanged": True}, "resources": {"subscribe": True, "listChanged": True},
+                          "prompts": {"listChanged": True}})
 
     def test_every_result_has_its_type_and_lists_and_reads_their_caching_hints(self):
         for method, params, cached in (("tools/list", {}, True), ("prompts/list", {}, True),
@@ -326,6 +327,53 @@ class MultiRoundTrip(WithServer):
         self.assertEqual([m["method"] for m in sent if "method" in m], ["elicitation/create"])
 
 
+class Listen(WithServer):
+    """subscriptions/listen: acknowledged first with what of the filter the server honours, then each notification
+    the filter asks for, tagged with the listen request's id; nothing else; it ends when the client cancels it."""
+
+    def listen(self, notifications: dict, message_id="L1") -> list[dict]:
+        sent = []
+        self.session.attach(lambda message, related: sent.append(message) or True)
+        reply = self.session.handle({"jsonrpc": "2.0", "id": message_id, "method": "subscriptions/listen",
+                                     "params": {"_meta": meta(), "notifications": notifications}})
+        self.assertIsNone(reply)  # no response while the stream is open
+        return sent
+
+    def test_acknowledged_then_only_what_the_filter_asks_for(self):
+        sent = self.listen({"toolsListChanged": True, "resourceSubscriptions": ["test://note"], "unknown": True})
+        interfaces.set_prompts(self.server, self.server.prompts)  # not asked for
+        self.server.set_registry(self.server.registry)
+        interfaces.resource_changed(self.server, "test://other")  # not subscribed
+        interfaces.resource_changed(self.server, "test://note")
+        tag = {"io.modelcontextprotocol/subscriptionId": "L1"}
+        self.assertEqual(sent, [
+            {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+                "_meta": tag, "notifications": {"toolsListChanged": True, "resourceSubscriptions": ["test://note"]}}},
+            {"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": tag}},
+            {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "test://note",
+                                                                                     "_meta": tag}}])
+
+    def test_cancelled_it_sends_nothing_more_and_no_response(self):
+        sent = self.listen({"toolsListChanged": True}, message_id=4)
+        self.session.handle({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}})
+        self.server.set_registry(self.server.registry)
+        self.assertEqual([m["method"] for m in sent], ["notifications/subscriptions/acknowledged"])
+
+    def test_the_server_closing_ends_it_with_its_result(self):
+        sent = self.listen({"promptsListChanged": True})
+        self.server.close()
+        self.assertEqual(sent[-1], {"jsonrpc": "2.0", "id": "L1", "result": {
+            "resultType": "complete", "_meta": {"io.modelcontextprotocol/subscriptionId": "L1"}}})
+
+    def test_a_filter_that_is_no_object_is_invalid_params_and_the_handshake_era_has_no_listen(self):
+        self.assertEqual(self.error("subscriptions/listen", {"notifications": ["toolsListChanged"]})[0], INVALID_PARAMS)
+        legacy = self.server.session()
+        legacy.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "old", "version": "1"}}})
+        reply = legacy.handle({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {}})
+        self.assertEqual(reply["error"]["code"], METHOD_NOT_FOUND)
+
+
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback must not go through a proxy
 
 
@@ -394,6 +442,30 @@ class OverHTTP(unittest.TestCase):
             with self.subTest(verb):
                 status, headers, _ = self.post({}, {"MCP-Protocol-Version": "2026-07-28"}, method=verb)
                 self.assertEqual((status, headers["Allow"]), (405, "POST"))
+
+    def test_a_listen_stream_stays_open_for_the_changes_it_asked_for(self):
+        import http.client
+        host, port = self.endpoint.url.split("//")[1].split("/")[0].split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        self.addCleanup(connection.close)
+        connection.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": 21, "method": "subscriptions/listen",
+                                                       "params": {"_meta": meta(),
+                                                                  "notifications": {"promptsListChanged": True}}}),
+                           {"Content-Type": "application/json", "Accept": "text/event-stream",
+                            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"})
+        response = connection.getresponse()
+        self.assertEqual((response.status, response.headers["Content-Type"]), (200, "text/event-stream"))
+
+        def event() -> dict:
+            while not (line := response.readline()).startswith(b"data: "):
+                pass
+            return json.loads(line[6:])
+        self.assertEqual(event()["method"], "notifications/subscriptions/acknowledged")
+        self.endpoint.server.set_registry(self.endpoint.server.registry)  # tools: not asked for on this stream
+        interfaces.set_prompts(self.endpoint.server, self.endpoint.server.prompts)
+        changed = event()
+        self.assertEqual((changed["method"], changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]),
+                         ("notifications/prompts/list_changed", 21))
 
     def test_progress_comes_on_an_event_stream_before_the_result(self):
         PAUSE.set()
