@@ -4725,6 +4725,7 @@ class StreamableHTTP:
         self.kept = None  # the kept-alive connection for POSTs answered with JSON
         self.challenge: str | None = None  # the WWW-Authenticate of the last in-band refusal (a scope to ask for)
         self.inbox: queue.Queue = queue.Queue()
+        self.posts: dict[JSON, typing.Any] = {}  # request id -> the socket of its POST's event stream, while it lasts
 
     def _headers(self) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -4758,12 +4759,15 @@ class StreamableHTTP:
                     raise ConnectionError(f"MCP endpoint {self.url}: {type(exc).__name__}: {exc}") from None
 
     def send(self, text: str) -> None:
-        """POST one message; what comes back (JSON, or the events of a stream) arrives through receive()."""
-        connection, sock, response = self._open("POST", self._headers(), text.encode("utf-8"), reuse=True)
+        """POST one message; what comes back (JSON, or the events of a stream) arrives through receive(). A
+        request of 2026-07-28 goes with its routing headers (routing_headers)."""
+        sent = json.loads(text)
+        connection, sock, response = self._open("POST", self._headers() | routing_headers(sent), text.encode("utf-8"),
+                                                reuse=True)
         if response.headers.get("Content-Type", "").startswith("text/event-stream") and response.status == 200:
             self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
             sock.settimeout(None)  # a long call may be quiet for a while; receive() has its own timeout
-            sent = json.loads(text)
+            self.posts[sent.get("id")] = sock
             threading.Thread(target=self._read_events, args=(connection, response, sent.get("id")), daemon=True,
                              name="mcp-post-stream").start()
             return
@@ -4792,8 +4796,9 @@ class StreamableHTTP:
                     answered = answered or _answers(event, request_id)
                     self.inbox.put(event)
         except (OSError, ValueError, http.client.HTTPException):
-            pass  # the stream was cut (by close(), or by the server)
+            pass  # the stream was cut (by close(), by cancel(), or by the server)
         finally:
+            self.posts.pop(request_id, None)
             response.close()
             connection.close()
         if not answered and request_id is not None and reader.last_id and self.session_id:
@@ -4835,6 +4840,19 @@ class StreamableHTTP:
                          name="mcp-get-stream").start()
         return True
 
+    def cancel(self, request_id: JSON) -> bool:
+        """2026-07-28: cancel a request by closing its POST's event stream (the server takes that as the cancel).
+        False when it has none open (it was answered as JSON, or has ended)."""
+        import socket
+        sock = self.posts.pop(request_id, None)
+        if sock is None:
+            return False
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
+
     def forget_session(self) -> None:
         """Drop a session the server no longer knows (it answered 404): its ids, and its stream."""
         self._close_stream()
@@ -4862,6 +4880,21 @@ class StreamableHTTP:
             except HTTPFailure:
                 pass  # the server is gone: so is the session
             self.session_id = None
+
+
+def routing_headers(message: JSON) -> dict[str, str]:
+    """The headers a 2026-07-28 request repeats from its body, for proxies that route without reading it
+    (MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call, prompts/get and resources/read); {} for a
+    message of the handshake era. A value that is no plain visible ASCII goes base64-encoded (=?base64?...?=)."""
+    params = message.get("params") if isinstance(message, dict) and isinstance(message.get("params"), dict) else {}
+    version = params.get("_meta", {}).get(META + "protocolVersion") if isinstance(params.get("_meta"), dict) else None
+    if version not in MODERN_VERSIONS or "method" not in message:
+        return {}
+    headers = {"MCP-Protocol-Version": version, "Mcp-Method": message["method"]}
+    if isinstance(name := params.get(ROUTED_BY_NAME.get(message["method"], "")), str):
+        plain = name.isascii() and name.isprintable() and name == name.strip() and not name.startswith("=?base64?")
+        headers["Mcp-Name"] = name if plain else "=?base64?" + base64.b64encode(name.encode()).decode() + "?="
+    return headers
 
 
 def _answers(event: str, request_id: JSON) -> bool:
@@ -4977,6 +5010,20 @@ class Exchange:
         return getattr(self.fake, name)
 
 
+MAX_ROUNDS = 8  # the most times MCPClient answers a server's questions for one request (MRTR) before giving up
+
+
+def with_defaults(schema: dict, answer: JSON) -> JSON:
+    """An accepted elicitation answer with every field the user left out filled from its schema's default
+    (SEP-1034: the form showed the defaults; leaving one means taking it). Example: {"age": {"default": 30}},
+    {"action": "accept", "content": {}} -> {"action": "accept", "content": {"age": 30}}"""
+    if not isinstance(answer, dict) or answer.get("action") != "accept":
+        return answer
+    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    defaults = {name: spec["default"] for name, spec in properties.items() if isinstance(spec, dict) and "default" in spec}
+    return answer | {"content": defaults | (answer.get("content") if isinstance(answer.get("content"), dict) else {})}
+
+
 class MCPClient(MCPCoreClient):
     """The host's side of one MCP connection in full: the core client, plus resources, prompts, the utilities,
     and the answers to the server's own requests.
@@ -4985,7 +5032,12 @@ class MCPClient(MCPCoreClient):
     model) makes it declare sampling, `elicitor(message, schema) -> {"action", "content"}` (its
     user) elicitation. Each such request is first shown to the user (`shown`) and passed to
     `consent(kind, params)`, the host's consent step; a request refused there is answered with
-    an error (sampling) or "decline" (elicitation).
+    an error (sampling) or "decline" (elicitation). A field the user leaves out takes its
+    schema's default (SEP-1034).
+    `connect()` speaks 2026-07-28 where the server offers it (server/discover) and runs the
+    handshake elsewhere; the version it used is `protocol_version`. In 2026-07-28 the server's
+    questions come back as a result (input_required): they are answered the same way, and the
+    request is sent again with the answers (at most MAX_ROUNDS times).
     """
 
     def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
@@ -5040,7 +5092,7 @@ class MCPClient(MCPCoreClient):
                                                + "; ".join(problems))
             if not self.consent("elicitation", params):
                 return {"action": "decline"}
-            answer = self.elicitor(str(params.get("message", "")), schema)
+            answer = with_defaults(schema, self.elicitor(str(params.get("message", "")), schema))
             if answer.get("action") == "accept" and (problems := check_elicited(schema, answer.get("content", {}))):
                 raise RPCError(INVALID_PARAMS, "the user's answer does not fit the schema: " + "; ".join(problems))
             return answer
@@ -5068,8 +5120,64 @@ class MCPClient(MCPCoreClient):
             self.transport.forget_session()
             self.initialize()
             self._send(message)
-        return self._result(self._wait_for(request_id, method, on_progress and self._progress(request_id, method,
-                                                                                              on_progress)))
+        result = self._result(self._wait_for(request_id, method, on_progress and self._progress(request_id, method,
+                                                                                                on_progress)))
+        if isinstance(result, dict) and result.get("resultType") == "input_required":
+            return self._answer_and_retry(method, params, result, on_progress)
+        return result
+
+    def _answer_and_retry(self, method: str, params: dict | None, asked: dict, on_progress) -> JSON:
+        """2026-07-28's multi round-trip request: the server asked instead of answering. Answer each of its
+        inputRequests as its request would have been answered (shown to the user, consent, the model or the
+        user), then send the request again, with a new id, the answers and its requestState untouched."""
+        for _ in range(MAX_ROUNDS):
+            requests = asked.get("inputRequests") or {}
+            if not isinstance(requests, dict) or not all(isinstance(r, dict) for r in requests.values()):
+                raise RPCError(INVALID_PARAMS, f"{method}: the server's inputRequests are not {{key: request}}: "
+                                               f"{show(requests, limit=200)}")
+            answers = {key: self._serve(str(r.get("method")), r.get("params") if isinstance(r.get("params"), dict)
+                                        else {}) for key, r in requests.items()}
+            again = (params or {}) | {"inputResponses": answers} | (
+                {"requestState": asked["requestState"]} if "requestState" in asked else {})
+            self._next_id += 1
+            self._send(self._message(self._next_id, method, again))
+            result = self._result(self._wait_for(self._next_id, method, on_progress and self._progress(
+                self._next_id, method, on_progress)))
+            if not (isinstance(result, dict) and result.get("resultType") == "input_required"):
+                return result
+            asked = result
+        raise RPCError(INTERNAL_ERROR, f"{method}: the server still asks after {MAX_ROUNDS} rounds; giving up")
+
+    def connect(self) -> str:
+        """Say who we are the best way the server allows, and return the protocol version used.
+
+        2026-07-28 first: server/discover, in that revision's form. A server that answers it (or says which
+        modern version it speaks instead, -32022) needs nothing more: every request will carry our _meta. Any
+        other answer, an HTTP error without one, or silence means a server of the handshake era: initialize.
+        """
+        wanted, self.protocol_version = self.protocol_version, MODERN_VERSIONS[-1]
+        try:
+            self.discover()
+            return self.protocol_version
+        except RPCError as exc:
+            speaks = [v for v in (exc.data or {}).get("supported", []) if v in MODERN_VERSIONS] \
+                if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict) else []
+            if speaks:
+                self.protocol_version = speaks[0]
+                self.discover()
+                return self.protocol_version
+        except (MCPTransportError, TimeoutError):
+            pass
+        self.protocol_version = wanted if wanted in MCP_VERSIONS else LATEST_VERSION
+        self.initialize()
+        return self.protocol_version
+
+    def listen(self, **notifications: JSON) -> JSON:
+        """2026-07-28: open a subscriptions/listen stream, e.g. listen(toolsListChanged=True); what it brings is
+        read as notifications (list_changed, updated). Return its request id (cancel(id) closes it)."""
+        self._next_id += 1
+        self._send(self._message(self._next_id, "subscriptions/listen", {"notifications": notifications}))
+        return self._next_id
 
     def _progress(self, request_id: int, method: str, on_progress) -> typing.Callable[[dict], bool]:
         """Pass this request's notifications/progress to on_progress (not kept as unread notifications); when it
@@ -5089,7 +5197,11 @@ class MCPClient(MCPCoreClient):
         return on_note
 
     def cancel(self, request_id: JSON, reason: str = "") -> None:
-        """Cancel a request of ours that is still running (its response, if one still comes, is ignored)."""
+        """Cancel a request of ours that is still running (its response, if one still comes, is ignored): with
+        notifications/cancelled, or in 2026-07-28 over HTTP by closing the request's event stream."""
+        if self.protocol_version in MODERN_VERSIONS and hasattr(self.transport, "cancel"):
+            self.transport.cancel(request_id)
+            return
         self.notify("notifications/cancelled", {"requestId": request_id} | ({"reason": reason} if reason else {}))
 
     def initialize(self) -> dict:

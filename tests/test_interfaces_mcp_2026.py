@@ -374,6 +374,74 @@ class Listen(WithServer):
         self.assertEqual(reply["error"]["code"], METHOD_NOT_FOUND)
 
 
+class HandshakeOnly(MCPServer):
+    """A server of the handshake era alone, as every server was before 2026-07-28."""
+    modern_versions = ()
+
+
+class Client(unittest.TestCase):
+    """MCPClient in 2026-07-28: connect() probes with server/discover and falls back to the handshake; it answers a
+    server's questions and sends the request again; it fills an elicitation's defaults (SEP-1034)."""
+
+    def client(self, target: MCPServer, **options) -> interfaces.MCPClient:
+        self.addCleanup(target.close)
+        client = interfaces.MCPClient(interfaces.InProcess(target.session()), **options)
+        self.addCleanup(client.close)
+        return client
+
+    def test_connect_uses_2026_where_the_server_offers_it_and_the_handshake_elsewhere(self):
+        modern = self.client(server())
+        self.assertEqual(modern.connect(), "2026-07-28")
+        self.assertEqual([json.loads(t)["method"] for way, t in modern.messages if way == "->"], ["server/discover"])
+        old = self.client(HandshakeOnly(ToolRegistry([tool_from_function(greet, read_only=True)])))
+        self.assertEqual(old.connect(), "2025-11-25")
+        sent = [json.loads(t).get("method") for way, t in old.messages if way == "->"]
+        self.assertEqual(sent, ["server/discover", "initialize", "notifications/initialized"])
+        self.assertIn("protocol 2025-11-25", repr(old))
+
+    def test_it_answers_the_questions_and_sends_the_request_again(self):
+        asked, answers = [], {"Name?": {"name": "Alice"}, "Colour?": {"color": "blue"}}
+        client = self.client(server(), elicitor=lambda message, schema: asked.append(message) or {
+            "action": "accept", "content": answers[message]})
+        client.connect()
+        self.assertEqual(client.call_tool("name_and_color", {})["content"][0]["text"], "Alice likes blue")
+        calls = [json.loads(t) for way, t in client.messages if way == "->" and "tools/call" in t]
+        self.assertEqual([sorted(c["params"].get("inputResponses", {})) for c in calls], [[], ["step1"], ["step2"]])
+        self.assertEqual(len({c["id"] for c in calls}), 3)  # each retry is a new request
+        self.assertEqual(asked, ["Name?", "Colour?"])
+        self.assertEqual(len(client.shown), 2)  # each question was shown to the user first
+
+    def test_a_server_that_never_stops_asking_is_given_up(self):
+        def forever() -> str:
+            """Ask a new question every round."""
+            call = mcp_call()
+            for n in range(100):
+                call.elicit("Again?", NAME_SCHEMA, key=f"q{n}")
+            return "never"
+        client = self.client(MCPServer(ToolRegistry([tool_from_function(forever, read_only=True)])),
+                             elicitor=lambda message, schema: ACCEPT_ALICE)
+        client.connect()
+        with self.assertRaises(interfaces.RPCError) as caught:
+            client.call_tool("forever", {})
+        self.assertIn(f"after {interfaces.MAX_ROUNDS} rounds", caught.exception.message)
+
+    def test_defaults_fill_what_the_user_left_out(self):
+        schema = {"type": "object", "properties": {"name": {"type": "string", "default": "John Doe"},
+                                                   "age": {"type": "integer", "default": 30},
+                                                   "verified": {"type": "boolean", "default": True},
+                                                   "note": {"type": "string"}}}
+        self.assertEqual(interfaces.with_defaults(schema, {"action": "accept", "content": {"age": 41}}),
+                         {"action": "accept", "content": {"name": "John Doe", "age": 41, "verified": True}})
+        self.assertEqual(interfaces.with_defaults(schema, {"action": "decline"}), {"action": "decline"})
+
+    def test_routing_headers_repeat_the_body(self):
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"_meta": meta(), "name": "grüß"}}
+        self.assertEqual(interfaces.routing_headers(message), {
+            "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+            "Mcp-Name": "=?base64?" + base64.b64encode("grüß".encode()).decode() + "?="})
+        self.assertEqual(interfaces.routing_headers({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), {})
+
+
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback must not go through a proxy
 
 

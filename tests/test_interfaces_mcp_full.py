@@ -175,6 +175,7 @@ class Connect:
     for the class): a session each, so the tests still share nothing but the tools' definitions."""
 
     transport = "in-process"
+    era = "2025-11-25"  # the revision the client speaks: 2026-07-28 has it connect() (server/discover, no handshake)
     shared_server = shared_endpoint = None
 
     @classmethod
@@ -182,8 +183,8 @@ class Connect:
         if cls.__dict__.get("shared_server") is None:
             cls.shared_server = full_server()
             cls.addClassCleanup(cls.shared_server.close)
-            if cls.transport == "http":
-                cls.shared_endpoint = MCPHttpServer(cls.shared_server).start()
+            if cls.transport == "http":  # a stream whose client left is noticed at once (2026: that is a cancel)
+                cls.shared_endpoint = MCPHttpServer(cls.shared_server, stream_check=0.02).start()
                 cls.addClassCleanup(cls.shared_endpoint.stop)
         return cls.shared_server, cls.__dict__.get("shared_endpoint")
 
@@ -200,8 +201,24 @@ class Connect:
         else:
             client = MCPClient(InProcess(server.session()), **options)
         self.addCleanup(client.close)
-        client.initialize()
+        start(client, self.era)
         return client
+
+
+def start(client: MCPClient, era: str) -> None:
+    """Say who the client is in this era: the handshake, or 2026-07-28's discovery (which connect() picks itself)."""
+    if era in interfaces.MODERN_VERSIONS:
+        assert client.connect() == era, client.protocol_version
+    else:
+        client.initialize()
+
+
+def round_trip(client: MCPClient) -> None:
+    """One request answered: ping in the handshake era, tools/list in 2026-07-28, which has no ping."""
+    if client.protocol_version in interfaces.MODERN_VERSIONS:
+        assert isinstance(client.request("tools/list"), dict)
+    else:
+        assert client.request("ping") == {}
 
 
 # --- The core flows, once per transport ---
@@ -243,6 +260,19 @@ class CoreFlows:
         result = self.client().call_tool("test_elicitation", {"message": "Who are you?"})
         self.assertEqual(texts(result), f"User response: action=accept, content={json.dumps(ACCEPTED)}")
 
+    def test_how_the_server_asks_the_user_in_each_era(self):
+        client = self.client()
+        before = len(client.messages)  # over stdio the client is the class's: only this call's messages count
+        client.call_tool("test_elicitation", {"message": "Who are you?"})
+        received = [json.loads(text) for way, text in client.messages[before:] if way == "<-"]
+        requests = [m["method"] for m in received if "method" in m and "id" in m]
+        asked = [m for m in received if isinstance(m.get("result"), dict)
+                 and m["result"].get("resultType") == "input_required"]
+        if self.era in interfaces.MODERN_VERSIONS:  # MRTR: the question is the call's first result
+            self.assertEqual((requests, [list(m["result"]["inputRequests"]) for m in asked]), ([], [["elicitation_1"]]))
+        else:  # a request of the server's own, answered by the client before the call's result
+            self.assertEqual((requests, asked), (["elicitation/create"], []))
+
     def test_cancellation(self):
         client = self.client(fresh=True)
         seen = []
@@ -259,9 +289,10 @@ class CoreFlows:
         call_id = next(m["id"] for m in wire(client, "->") if m.get("method") == "tools/call"
                        and m["params"]["name"] == name)
         cancels = [m for m in wire(client, "->") if m.get("method") == "notifications/cancelled"]
-        self.assertEqual([m["params"]["requestId"] for m in cancels], [call_id])
+        closed_stream = self.era in interfaces.MODERN_VERSIONS and self.transport == "http"  # 2026's cancel over HTTP
+        self.assertEqual([m["params"]["requestId"] for m in cancels], [] if closed_stream else [call_id])
         self.assertEqual(len(seen), stop_after)
-        self.assertEqual(client.request("ping"), {})  # the session goes on after a cancel
+        round_trip(client)  # the session (2026: the connection) goes on after a cancel
         self.check_stopped(client, call_id)
 
     def next_step(self, progress):
@@ -289,7 +320,7 @@ class CoreInProcess(Connect, CoreFlows, unittest.TestCase):
         call gets no response (the specification's SHOULD NOT, which a server that stops in time can keep)."""
         self.assertTrue(self.countdown.ended.wait(TIMEOUT))
         self.assertEqual((self.countdown.how, self.countdown.reached), ("cancelled", [0, 1]))
-        self.assertEqual(client.request("ping"), {})  # a round trip after the tool ended: its response would be in
+        round_trip(client)  # a round trip after the tool ended: its response would be in
         answers = [m for m in wire(client) if "method" not in m and m.get("id") == call_id]
         self.assertEqual(answers, [], "a cancelled request gets no response")
 
@@ -298,13 +329,25 @@ class CoreOverHTTP(CoreInProcess):
     transport = "http"
 
 
+class CoreInProcess2026(CoreInProcess):
+    """The same flows in 2026-07-28: no handshake, every request on its own; sampling and elicitation come back as
+    the call's input_required result, which MCPClient answers and sends again (MRTR)."""
+    era = "2026-07-28"
+
+
+class CoreOverHTTP2026(CoreOverHTTP):
+    """The same over HTTP in 2026-07-28: no session, routing headers on every POST, a cancel closes the stream."""
+    era = "2026-07-28"
+
+
 STDIO_SERVER = {}
 
 
 def setUpModule():
-    """Launch CoreOverStdio's one subprocess now, so that it boots (imports interfaces) while the other classes run."""
-    STDIO_SERVER["transport"] = Stdio(STDIO, env=STDIO_ENV, timeout=TIMEOUT)
-    unittest.addModuleCleanup(STDIO_SERVER["transport"].close)
+    """Launch the stdio classes' subprocesses now, so that they boot (import interfaces) while the other classes run."""
+    for era in ("2025-11-25", "2026-07-28"):
+        STDIO_SERVER[era] = Stdio(STDIO, env=STDIO_ENV, timeout=TIMEOUT)
+        unittest.addModuleCleanup(STDIO_SERVER[era].close)
 
 
 class CoreOverStdio(CoreFlows, unittest.TestCase):
@@ -312,18 +355,21 @@ class CoreOverStdio(CoreFlows, unittest.TestCase):
     progress tool (steps of CONFORMANCE_STEP: 5 ms here, 50 ms for the conformance suite)."""
 
     cancellable, progress_tool = ("test_tool_with_progress", 2), "test_tool_with_progress"
+    transport = "stdio"
 
     def next_step(self, progress):
         pass  # the fixture's tool goes on by itself
 
+    era = "2025-11-25"
+
     @classmethod
     def setUpClass(cls):
-        transport = STDIO_SERVER.get("transport") or Stdio(STDIO, env=STDIO_ENV, timeout=TIMEOUT)  # run alone: launch it here
+        transport = STDIO_SERVER.get(cls.era) or Stdio(STDIO, env=STDIO_ENV, timeout=TIMEOUT)  # run alone: launch it here
         cls.shared = MCPClient(transport, timeout=TIMEOUT,
                                sampler=interfaces.model_sampler(ScriptedLM(lambda m: "Paris is the capital.")),
                                elicitor=elicitor_of("accept", ACCEPTED))
         cls.addClassCleanup(transport.process.stdin.close)  # its cue to exit; setUpModule's cleanup waits for it
-        cls.shared.initialize()
+        start(cls.shared, cls.era)
 
     def client(self, fresh: bool = False) -> MCPClient:
         return self.shared
@@ -339,6 +385,11 @@ class CoreOverStdio(CoreFlows, unittest.TestCase):
             self.shared.read_resource("test://nope")
         self.assertEqual(caught.exception.code, INVALID_PARAMS)
         self.assertIn("test://nope", caught.exception.message)
+
+
+class CoreOverStdio2026(CoreOverStdio):
+    """The same over stdio in 2026-07-28 (a process of its own): every line a request on its own."""
+    era = "2026-07-28"
 
 
 # --- Resources ---
