@@ -5808,6 +5808,110 @@ def demo_primitives() -> str:
     return "\n".join(out)
 
 
+class RoundRobin:
+    """Several MCP endpoints behind one address, each request to the next in turn: a load balancer that keeps no
+    sessions. `sent_to` records which instance took each message."""
+
+    def __init__(self, *transports):
+        self.transports, self.sent_to, self.last = transports, [], None
+
+    def send(self, text: str) -> None:
+        self.last = self.transports[len(self.sent_to) % len(self.transports)]
+        self.sent_to.append(self.transports.index(self.last))
+        self.last.send(text)
+
+    def receive(self, timeout: float) -> str | None:
+        return self.last.receive(timeout) if self.last is not None else None
+
+    def close(self) -> None:
+        for transport in self.transports:
+            transport.close()
+
+
+DEMO_STATE_KEY, DEMO_NOW = b"the demo's shared requestState key", 1_800_000_000.0  # fixed: the same bytes every run
+REVISION_CHANGES = [  # what 2026-07-28 changed, and the cost in the handshake era that made it change
+    ("who the client is", "initialize, then a session", "_meta on every request; server/discover",
+     "any instance can answer any request"),
+    ("the server asks the user", "a request of its own, mid-call", "an input_required result; the client asks again",
+     "no instance waits, holding a call, for an answer that may reach another"),
+    ("state between rounds", "in the server's memory", "requestState, signed, carried by the client",
+     "instances share a key, not a store"),
+    ("notifications", "GET stream, resumable", "subscriptions/listen, opted into", "one stream, asked for, per client"),
+    ("routing over HTTP", "Mcp-Session-Id (sticky)", "Mcp-Method, Mcp-Name headers",
+     "a proxy routes without reading the body"),
+    ("lists", "read again after list_changed", "ttlMs and cacheScope on each", "a cache may keep them"),
+    ("ping, logging/setLevel", "methods", "gone; a logLevel in each request's _meta", "no state to set"),
+]
+
+
+def _one_line(message: dict) -> str:
+    """A message in one line for the demo: the method and what it carries, or what a result holds."""
+    params = message.get("params") if isinstance(message.get("params"), dict) else {}
+    if "method" in message:
+        said = {"initialize": lambda: f" asks for {params.get('protocolVersion')}",
+                "tools/call": lambda: f" {params.get('name')}({', '.join(f'{k}={json.dumps(v)}' for k, v in params.get('arguments', {}).items())})"
+                + "".join(f"; {k} {show(v, limit=48)}" for k, v in params.get("inputResponses", {}).items())
+                + ("; the requestState, untouched" if "requestState" in params else ""),
+                "elicitation/create": lambda: f' "{params.get("message")}"'}.get(message["method"], lambda: "")()
+        return f"{message['method']}{said}" + (" (a request of the server's: the call waits for it)"
+                                               if message["method"] == "elicitation/create" else "")
+    result = message.get("result") if isinstance(message.get("result"), dict) else {}
+    if result.get("resultType") == "input_required":
+        asked = "; ".join(f'{key} = {q["method"]} "{q["params"].get("message")}"'
+                          for key, q in result["inputRequests"].items())
+        return f"result input_required: {asked}; requestState ({len(result['requestState'])} characters, signed)"
+    if "supportedVersions" in result:
+        return f"result: supportedVersions {', '.join(result['supportedVersions'][:2])}, ..."
+    if "protocolVersion" in result:
+        return f"result: protocolVersion {result['protocolVersion']}"
+    if "action" in result:  # the user's answer to an elicitation
+        return f"result: {result['action']} {json.dumps(result.get('content', {}))} (the user's answer)"
+    if isinstance(result.get("content"), list) and result["content"]:
+        text = result["content"][0].get("text", "")
+        return f"result: {text[:72] + '...' if len(text) > 75 else text}"
+    return f"result: {show(result, limit=60)}"
+
+
+@tool_core.preformatted
+def demo_two_revisions() -> str:
+    """One question to the user under 2025-11-25 and under 2026-07-28, message by message: the server's request
+    mid-call, then the input_required result and the retry, across two instances behind a round-robin balancer."""
+    out = []
+    with CardinalServer() as backend:
+        def instance() -> MCPServer:
+            server = cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec,
+                                         state_key=DEMO_STATE_KEY, clock=lambda: DEMO_NOW)
+            server.set_registry(ToolRegistry(list(server.registry) + _extra_tools(server.registry, [], PageClock())))
+            return server
+        elicitor = lambda message, schema: {"action": "accept", "content": {"days": 7}}
+        with MCPHttpServer(instance()).start() as a, MCPHttpServer(instance()).start() as b:
+            old = MCPClient(StreamableHTTP(a.url), elicitor=elicitor, protocol_version="2025-11-25")
+            old.initialize()
+            old.call_tool("digest_asking", {"team": "firmware"})
+            new = MCPClient(RoundRobin(StreamableHTTP(a.url), StreamableHTTP(b.url)), elicitor=elicitor)
+            new.connect()
+            before = len(backend.api.digests)
+            new.call_tool("digest_asking", {"team": "firmware"})
+            made = len(backend.api.digests) - before
+            for client, title in ((old, "2025-11-25: one instance holds the session, and the call waits for the user"),
+                                  (new, "2026-07-28: two instances behind a round-robin balancer, nothing held")):
+                out.append(title)
+                to = iter(client.transport.sent_to) if isinstance(client.transport, RoundRobin) else None
+                for way, text in client.messages:
+                    message = json.loads(text)
+                    where = f"   [instance {'AB'[next(to)]}]" if to is not None and way == "->" else ""
+                    out.append(f"  {way} {_one_line(message)}{where}")
+                out.append("")
+            old.close()
+            new.close()
+    out += ["Instance A took the answer to a question B asked: what the first round learned, and who asked, came back in",
+            "the signed requestState, and the two instances share only its key. The tool ran twice, once a round; it",
+            f"asks before it writes, so the backend made {made} digest{'s' if made != 1 else ''} in that exchange.", "",
+            "What 2026-07-28 changed, and why (a remote server behind a load balancer):",
+            format_table(["", "2025-11-25", "2026-07-28", "so that"], [list(row) for row in REVISION_CHANGES])]
+    return "\n".join(out)
+
+
 # Handout 001, figure by figure: what `scripts/04_interfaces.py --vs-handout` prints, and README's table
 HANDOUT_04: list[HandoutFigure] = [
     HandoutFigure(1, "§5.2", "the model's answer after GET /people?department=firmware",

@@ -15,6 +15,9 @@ Demo 4: inbound vs outbound auth on MCP's core: no token, the agent's read-only 
         admin token; the backend key counted in every message (0); a rug pull caught by the
         host's pins.
 
+Demo 6: the revision of 2026-07-28 beside 2025-11-25: the same question to the user, message by
+        message (a request of the server's mid-call, then an input_required result and the
+        retry, across two instances behind a round-robin balancer), and what changed and why.
 Real HTTP on 127.0.0.1 with ephemeral ports; every server is stopped before the script ends.
 Runs offline in well under a second. No randomness, so no --seed.
 """
@@ -39,7 +42,8 @@ def main() -> None:
                 ("Demo 3. Generation 3, MCP: tools discovered at run time", interfaces.demo_mcp),
                 ("Demo 4. Inbound vs outbound auth, and a rug pull", interfaces.demo_auth),
                 ("Demo 5. Tools, resources, prompts: who controls each; the server asking back",
-                 interfaces.demo_primitives)]
+                 interfaces.demo_primitives),
+                ("Demo 6. MCP 2026-07-28: the same question, with no session", interfaces.demo_two_revisions)]
     tool_core.print_demos(sections, tool_core.vs_handout(args, "04", interfaces.HANDOUT_04))
 
 

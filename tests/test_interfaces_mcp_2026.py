@@ -566,5 +566,47 @@ class OverHTTP(unittest.TestCase):
         self.assertTrue(CANCELLED.wait(10))
 
 
+class DemoSix(unittest.TestCase):
+    """scripts/04_interfaces.py's demo 6 (interfaces.demo_two_revisions), each figure from the exchange it shows."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.text = str(interfaces.demo_two_revisions())
+        cls.old, cls.new, cls.rest = cls.text.split("\n\n", 2)
+
+    @staticmethod
+    def arrows(section: str) -> list[str]:
+        return [" ".join(line.split()[:2]).rstrip(":") for line in section.splitlines()[1:]]
+
+    def test_the_handshake_era_asks_with_a_request_of_its_own_inside_the_call(self):
+        self.assertEqual(self.arrows(self.old), ["-> initialize", "<- result", "-> notifications/initialized",
+                                                 "-> tools/call", "<- elicitation/create", "-> result", "<- result"])
+
+    def test_2026_asks_with_a_result_and_the_retry_lands_on_the_other_instance(self):
+        self.assertEqual(self.arrows(self.new), ["-> server/discover", "<- result", "-> tools/call", "<- result",
+                                                 "-> tools/call", "<- result"])
+        self.assertEqual([line.rsplit("[instance ", 1)[1][0] for line in self.new.splitlines() if "[instance" in line],
+                         ["A", "B", "A"])  # round robin: the retry reaches A, which never saw the question
+        self.assertIn("input_required: elicitation_1 = elicitation/create", self.new)
+        self.assertIn("elicitation_1 {\"action\": \"accept\", \"content\": {\"days\": 7}}", self.new)
+        self.assertRegex(self.new.splitlines()[-1], r'result: \{"id": "DG-\d+", "team": "firmware", "days": 7')
+
+    def test_the_state_length_is_the_state_sent_and_the_digest_was_made_once(self):
+        state = next(line for line in self.new.splitlines() if "requestState (" in line)
+        length = int(state.split("requestState (")[1].split()[0])
+        # the first round's state: no answers yet, no principal (no token), a request digest of 32 hex digits, the
+        # demo's clock plus the lifetime; as base64url, then a dot and the 43 characters of an HMAC-SHA256
+        body = json.dumps({"a": {}, "p": "", "r": "0" * 32, "x": int(interfaces.DEMO_NOW) + interfaces.STATE_TTL_S},
+                          separators=(",", ":"))
+        self.assertEqual(length, len(base64.urlsafe_b64encode(body.encode())) + 1 + 43)
+        self.assertIn("so the backend made 1 digest in that exchange", self.rest)  # asked first, written once
+
+    def test_the_table_of_changes(self):
+        rows = [line for line in self.rest.splitlines() if line and not line.startswith(("-", " ", "What", "Instance",
+                                                                                          "the signed", "asks before"))]
+        self.assertEqual(len(rows), len(interfaces.REVISION_CHANGES))
+        self.assertTrue(rows[1].startswith("the server asks the user"))
+
+
 if __name__ == "__main__":
     unittest.main()

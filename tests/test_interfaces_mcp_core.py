@@ -326,16 +326,16 @@ def script_demos(script: str) -> list[str]:
 
 class OnlyTheCore(unittest.TestCase):
     """Script 04's demos 1 to 4 and every interfaces demo of scripts 09, 10 and 11 run on part I alone (issue 32):
-    MCP's core serves their tools, tokens and rug pulls; only script 04's demo 5 (resources, prompts, progress,
-    cancellation, the server asking back) needs part II."""
+    MCP's core serves their tools, tokens and rug pulls; only script 04's demos 5 and 6 (resources, prompts, progress,
+    cancellation, the server asking back, 2026-07-28 in full) need part II."""
 
     def test_these_demos_run_no_part_two_function(self):
         demos = script_demos("04_interfaces.py")
-        self.assertEqual(demos[-1], "demo_primitives")  # demo 5, part II's
+        self.assertEqual(demos[-2:], ["demo_primitives", "demo_two_revisions"])  # demos 5 and 6, part II's
         for script in ("09_design_and_trust.py", "10_under_the_hood.py", "11_code_and_skills.py"):
             demos += script_demos(script)
-        self.assertEqual(len(demos), 6 + 8 + 3 + 2)
-        for demo in demos[:5] + demos[6:]:
+        self.assertEqual(len(demos), 7 + 8 + 3 + 2)
+        for demo in demos[:5] + demos[7:]:
             with self.subTest(demo):
                 self.assertEqual(part_two_functions(getattr(interfaces, demo)), set())
 

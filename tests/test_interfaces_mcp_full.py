@@ -195,7 +195,7 @@ class Connect:
             server, endpoint = self.shared()
         if self.transport == "http":
             if endpoint is None:
-                endpoint = MCPHttpServer(server).start()
+                endpoint = MCPHttpServer(server, stream_check=0.02).start()
                 self.addCleanup(endpoint.stop)
             client = MCPClient(StreamableHTTP(endpoint.url, timeout=TIMEOUT), **options)
         else:
