@@ -372,6 +372,10 @@ class LoopbackServer:
         """Answer a request the server will not read (408, 411, 413, 421) or could not answer (500)."""
         return _http_json(status, {"error": message})
 
+    def serves(self, path: str) -> bool:
+        """Say whether a request path is this server's (any, when it has no path of its own); others get 404."""
+        return not self.path or path == self.path
+
     def host_allowed(self, host: str | None) -> bool:
         """Say whether a Host header names this server: a loopback address or name (with our port, if any).
 
@@ -4318,9 +4322,11 @@ class MCPHttpServer(LoopbackServer):
 
     def __init__(self, server: MCPServer, path: str = "/mcp", *, read_timeout: float = READ_TIMEOUT,
                  session_idle: float = 1800.0, max_sessions: int = 100, max_session_streams: int = MAX_SESSION_STREAMS,
-                 max_streams: int = MAX_STREAMS, stream_check: float = STREAM_CHECK_SECONDS):
+                 max_streams: int = MAX_STREAMS, stream_check: float = STREAM_CHECK_SECONDS,
+                 authorization_servers: typing.Iterable[str] = ()):
         super().__init__(read_timeout=read_timeout)
         self.server, self.path, self.max_body = server, path, server.max_message_bytes
+        self.authorization_servers = list(authorization_servers)  # where a token is had (RFC 9728 metadata)
         self.session_idle, self.max_sessions = session_idle, max_sessions
         self.max_session_streams, self.max_streams, self.stream_check = max_session_streams, max_streams, stream_check
         self.sessions: dict[str, MCPSession] = {}
@@ -4340,8 +4346,32 @@ class MCPHttpServer(LoopbackServer):
         self.server.close()
 
     def respond(self, method: str, target: str, headers: typing.Mapping[str, str], body: bytes) -> tuple[int, dict, bytes]:
-        """Answer one request to the endpoint (see answer)."""
+        """Answer one request to the endpoint (see answer), or for its protected resource metadata."""
+        if urlsplit(target).path.startswith(WELL_KNOWN_RESOURCE):
+            return self._resource_metadata(method)
         return self.answer(method, headers, body)
+
+    def serves(self, path: str) -> bool:
+        return super().serves(path) or path in (WELL_KNOWN_RESOURCE, WELL_KNOWN_RESOURCE + self.path)
+
+    @property
+    def metadata_url(self) -> str | None:
+        """Where a host learns how to get a token for this endpoint (RFC 9728, path-inserted); None without
+        inbound auth. It is named in every 401 and 403 challenge."""
+        if self.server.tokens is None:
+            return None
+        return self.url[: len(self.url) - len(self.path)] + WELL_KNOWN_RESOURCE + self.path
+
+    def _resource_metadata(self, method: str) -> tuple[int, dict, bytes]:
+        """RFC 9728's protected resource metadata: this endpoint, who issues its tokens, the scopes it knows. Public,
+        no token needed: it is how a host that has none learns where to get one."""
+        if self.server.tokens is None:
+            return _http_json(404, {"error": "this endpoint takes no token: it has no protected resource metadata"})
+        if method != "GET":
+            return 405, {"Allow": "GET"}, b""
+        return _http_json(200, {"resource": self.url, "authorization_servers": self.authorization_servers,
+                                "scopes_supported": [READ_SCOPE, WRITE_SCOPE], "bearer_methods_supported": ["header"],
+                                "resource_name": self.server.info.get("name", "")})
 
     def refuse(self, status: int, message: str) -> tuple[int, dict, bytes]:
         """Refuse with a JSON-RPC error body, as MCP clients expect."""
@@ -4354,7 +4384,7 @@ class MCPHttpServer(LoopbackServer):
             return _http_json(403, rpc_error(None, INVALID_REQUEST, f"Forbidden: origin {origin} is not allowed"))
         token = _bearer(headers)
         if self.server.tokens is not None and self.server.scopes_for(token) is None:
-            return _unauthorized(token)
+            return _unauthorized(token, self.metadata_url)
         handler = {"POST": self._post, "GET": self._get, "DELETE": self._delete}.get(method)
         if handler is None:
             return 405, {"Allow": "GET, POST, DELETE"}, b""
@@ -4388,7 +4418,7 @@ class MCPHttpServer(LoopbackServer):
         if isinstance(message, list) and isinstance(reply, dict):
             return _http_json(400, reply)  # a batch this session does not take
         if _needs_scope(reply):
-            return _scope_challenge(reply)
+            return _scope_challenge(reply, self.metadata_url)
         queued = session.take_outbox()
         if queued and sse:
             events = b"".join(b"event: message\ndata: " + wire_bytes(m) + b"\n\n" for m in queued + [reply])
@@ -4416,11 +4446,11 @@ class MCPHttpServer(LoopbackServer):
                                                                                 or META + "logLevel" in meta)):
             reply = session.handle(message)
             session.close()
-            return _modern_reply(reply)
+            return _modern_reply(reply, self.metadata_url)
         events: "queue.Queue[dict]" = queue.Queue()
         session.sink = lambda sent, related: events.put(sent) or True
         if listen and (refused := session.handle(message)) is not None:
-            return _modern_reply(refused)  # a listen request it could not take; else its stream has its ack
+            return _modern_reply(refused, self.metadata_url)  # a listen it could not take; else its stream has its ack
         if not listen:
             threading.Thread(target=lambda: events.put(session.handle(message)), daemon=True,
                              name="mcp-2026-request").start()
@@ -8557,7 +8587,7 @@ def _handler_for(server: LoopbackServer):
             """Refuse a request by its head alone (421, 404, 400, 411, 413), or return None to read its body."""
             if not server.host_allowed(self.headers.get("Host")):
                 return server.refuse(421, f"this server answers to 127.0.0.1 or localhost, not {self.headers['Host'][:60]!r}")
-            if server.path and urlsplit(self.path).path != server.path:
+            if not server.serves(urlsplit(self.path).path):
                 return 404, {"Content-Type": "text/plain"}, f"the endpoint is {server.path}".encode()
             if length is not None and size is None:
                 return server.refuse(400, f"Content-Length must be a number of bytes, got {length[:40]!r}")
@@ -8899,10 +8929,15 @@ def _bearer(headers: typing.Mapping[str, str]) -> str | None:
     return credentials.strip() or None if scheme.lower() == "bearer" else None
 
 
-def _unauthorized(token: str | None) -> tuple[int, dict, bytes]:
-    """401 with a challenge: what scheme to use, and whether the token sent was refused."""
-    challenge = 'Bearer realm="mcp"' + (', error="invalid_token", error_description="the bearer token is not '
-                                        'valid for this server"' if token else "")
+WELL_KNOWN_RESOURCE = "/.well-known/oauth-protected-resource"  # RFC 9728: where a resource's metadata lives
+
+
+def _unauthorized(token: str | None, metadata_url: str | None = None) -> tuple[int, dict, bytes]:
+    """401 with a challenge: what scheme to use, where to learn how to get a token (RFC 9728's resource_metadata),
+    and whether the token sent was refused."""
+    challenge = 'Bearer realm="mcp"' + (f', resource_metadata="{metadata_url}", scope="{READ_SCOPE}"'
+                                        if metadata_url else "") + (
+        ', error="invalid_token", error_description="the bearer token is not valid for this server"' if token else "")
     status, extra, data = _http_json(401, rpc_error(None, UNAUTHORIZED, "Unauthorized: missing or invalid bearer token"))
     return status, extra | {"WWW-Authenticate": challenge}, data
 
@@ -8959,22 +8994,24 @@ def _header_value(value: str) -> str | None:
         return None
 
 
-def _modern_reply(reply: dict) -> tuple[int, dict, bytes]:
+def _modern_reply(reply: dict, metadata_url: str | None = None) -> tuple[int, dict, bytes]:
     """A 2026-07-28 answer with the HTTP status its error calls for: 404 for a method not found, 400 for a request
     the server cannot take as it is, 403 for a scope the token lacks; 200 otherwise."""
     if _needs_scope(reply):
-        return _scope_challenge(reply)
+        return _scope_challenge(reply, metadata_url)
     code = reply.get("error", {}).get("code") if isinstance(reply.get("error"), dict) else None
     status = 404 if code == METHOD_NOT_FOUND else 400 if code in (INVALID_PARAMS, INVALID_REQUEST, HEADER_MISMATCH,
                                                                    MISSING_CAPABILITY, UNSUPPORTED_VERSION) else 200
     return _http_json(status, reply)
 
 
-def _scope_challenge(reply: dict) -> tuple[int, dict, bytes]:
-    """403 insufficient_scope naming the scope to ask for; the JSON-RPC error stays in the body."""
+def _scope_challenge(reply: dict, metadata_url: str | None = None) -> tuple[int, dict, bytes]:
+    """403 insufficient_scope naming the scope to ask for (and where the resource's metadata is); the JSON-RPC error
+    stays in the body."""
     scope = reply["error"]["data"]["scope"]
     challenge = (f'Bearer error="insufficient_scope", scope="{scope}", '
-                 f'error_description="this call needs the scope {scope}"')
+                 + (f'resource_metadata="{metadata_url}", ' if metadata_url else "")
+                 + f'error_description="this call needs the scope {scope}"')
     status, extra, data = _http_json(403, reply)
     return status, extra | {"WWW-Authenticate": challenge}, data
 

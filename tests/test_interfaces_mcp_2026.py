@@ -566,6 +566,40 @@ class OverHTTP(unittest.TestCase):
         self.assertTrue(CANCELLED.wait(10))
 
 
+class ProtectedResource(unittest.TestCase):
+    """RFC 9728: an endpoint that takes tokens publishes where a host gets one, and names that place in each 401."""
+
+    def get(self, url: str, headers: dict | None = None, data: bytes | None = None) -> tuple[int, dict, bytes]:
+        request = urllib.request.Request(url, data=data, headers=headers or {})
+        try:
+            with OPENER.open(request, timeout=10) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as exc:
+            with exc:
+                return exc.code, dict(exc.headers), exc.read()
+
+    def test_the_metadata_and_the_challenge_that_points_at_it(self):
+        endpoint = MCPHttpServer(server(tokens={"t": {"tools:read"}}),
+                                 authorization_servers=["https://auth.example.org"]).start()
+        self.addCleanup(endpoint.stop)
+        where = endpoint.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")
+        self.assertEqual(endpoint.metadata_url, where)
+        status, _, data = self.get(where)  # no token needed: it is how a host without one learns where to go
+        self.assertEqual(status, 200)
+        self.assertEqual(json.loads(data), {"resource": endpoint.url, "authorization_servers": ["https://auth.example.org"],
+                                            "scopes_supported": ["tools:read", "tools:write"],
+                                            "bearer_methods_supported": ["header"], "resource_name": "cardinal-mcp"})
+        status, headers, _ = self.get(endpoint.url, {"Content-Type": "application/json"}, b"{}")
+        self.assertEqual(status, 401)
+        self.assertIn(f'resource_metadata="{where}"', headers["WWW-Authenticate"])
+
+    def test_an_endpoint_without_tokens_has_none(self):
+        endpoint = MCPHttpServer(server()).start()
+        self.addCleanup(endpoint.stop)
+        self.assertIsNone(endpoint.metadata_url)
+        self.assertEqual(self.get(endpoint.url.replace("/mcp", "/.well-known/oauth-protected-resource"))[0], 404)
+
+
 class DemoSix(unittest.TestCase):
     """scripts/04_interfaces.py's demo 6 (interfaces.demo_two_revisions), each figure from the exchange it shows."""
 
