@@ -600,6 +600,43 @@ class ProtectedResource(unittest.TestCase):
         self.assertEqual(self.get(endpoint.url.replace("/mcp", "/.well-known/oauth-protected-resource"))[0], 404)
 
 
+class ScriptFourTools(unittest.TestCase):
+    """Script 04's demo 5 tools in 2026-07-28 over HTTP: the long export followed and stopped (the stream closed),
+    the summary by the host's model and the digest that asks the user, both through input_required results."""
+
+    def test_the_export_the_summary_and_the_digest(self):
+        with interfaces.CardinalServer() as backend:
+            mcp = interfaces.cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec)
+            steps, clock = [], interfaces.PageClock()
+            mcp.set_registry(ToolRegistry(list(mcp.registry) + interfaces._extra_tools(mcp.registry, steps, clock)))
+            endpoint = MCPHttpServer(mcp, stream_check=0.02).start()
+            self.addCleanup(endpoint.stop)
+            host = interfaces.MCPClient(
+                interfaces.StreamableHTTP(endpoint.url),
+                sampler=lambda params: {"role": "assistant", "content": {"type": "text", "text": "Two engineers."},
+                                        "model": "m"},
+                elicitor=lambda message, schema: {"action": "accept", "content": {"days": 7}})
+            self.addCleanup(host.close)
+            self.assertEqual(host.connect(), "2026-07-28")
+            seen = []
+
+            def follow(progress: dict) -> bool:
+                seen.append(progress["progress"])
+                if len(seen) == 3:
+                    return False  # the user presses stop at the third update
+                clock.tick(progress["progress"])
+                return True
+            with self.assertRaises(interfaces.Cancelled):
+                host.call_tool("export_directory", {"pages": 10}, on_progress=follow)
+            self.assertEqual((seen, steps), ([1, 2, 3], [1, 2, 3]))  # page 4 never started
+            self.assertNotIn("notifications/cancelled", json.dumps(host.messages))  # over HTTP: the stream closed
+            self.assertEqual(host.call_tool("summarize_team", {"team": "firmware"})["content"][0]["text"],
+                             "Two engineers.")
+            digest = json.loads(host.call_tool("digest_asking", {"team": "firmware"})["content"][0]["text"])
+            self.assertEqual((digest["team"], digest["days"], len(backend.api.digests)), ("firmware", 7, 1))
+            self.assertEqual(len(host.shown), 2)  # each question shown to the user before it was answered
+
+
 class DemoSix(unittest.TestCase):
     """scripts/04_interfaces.py's demo 6 (interfaces.demo_two_revisions), each figure from the exchange it shows."""
 
