@@ -5167,9 +5167,11 @@ class MCPClient(MCPCoreClient):
                                                f"{show(requests, limit=200)}")
             answers = {key: self._serve(str(r.get("method")), r.get("params") if isinstance(r.get("params"), dict)
                                         else {}) for key, r in requests.items()}
+            self._next_id += 1
             again = (params or {}) | {"inputResponses": answers} | (
                 {"requestState": asked["requestState"]} if "requestState" in asked else {})
-            self._next_id += 1
+            if on_progress is not None:  # a new request: its progress comes under its own token
+                again["_meta"] = again.get("_meta", {}) | {"progressToken": f"progress-{self._next_id}"}
             self._send(self._message(self._next_id, method, again))
             result = self._result(self._wait_for(self._next_id, method, on_progress and self._progress(
                 self._next_id, method, on_progress)))

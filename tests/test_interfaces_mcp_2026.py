@@ -411,6 +411,25 @@ class Client(unittest.TestCase):
         self.assertEqual(asked, ["Name?", "Colour?"])
         self.assertEqual(len(client.shown), 2)  # each question was shown to the user first
 
+    def test_progress_of_a_round_after_a_question_reaches_the_caller(self):
+        def ask_then_count() -> str:
+            """Ask for a name, then report two steps of progress."""
+            call = mcp_call()
+            name = call.elicit("Name?", NAME_SCHEMA, key="who")["content"]["name"]
+            for step in (1, 2):
+                call.progress(step, 2)
+            return f"counted for {name}"
+        client = self.client(MCPServer(ToolRegistry([tool_from_function(ask_then_count, read_only=True)])),
+                             elicitor=lambda message, schema: ACCEPT_ALICE)
+        client.connect()
+        seen = []
+        self.assertEqual(client.call_tool("ask_then_count", {}, on_progress=lambda p: seen.append(p["progress"]))[
+            "content"][0]["text"], "counted for Alice")
+        self.assertEqual(seen, [1, 2])  # each round asks for progress under its own request's token
+        calls = [json.loads(t) for way, t in client.messages if way == "->" and "tools/call" in t]
+        self.assertEqual([c["params"]["_meta"]["progressToken"] for c in calls],
+                         [f"progress-{c['id']}" for c in calls])
+
     def test_a_server_that_never_stops_asking_is_given_up(self):
         def forever() -> str:
             """Ask a new question every round."""
