@@ -1194,6 +1194,30 @@ class CategoryScore:
 
 
 RELEVANCE = ("irrelevance", "relevance")  # the categories graded without possible answers
+SINGLE_TURN = ["simple_python", "simple_java", "simple_javascript", "multiple", "parallel", "parallel_multiple",
+               "irrelevance", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
+               "live_irrelevance", "live_relevance"]  # BFCL v4's categories the lab grades as bfcl does
+NOT_GRADED = {  # BFCL v4's other categories (bfcl_eval/constants/category_mapping.py), and why the lab leaves them out
+    "multi_turn": "bfcl grades multi-turn entries by state and by response after every turn, running the model's "
+                  "calls and the gold calls on fresh instances of the entry's API classes (multi_turn_checker); "
+                  "an AST grade of them would be a number bfcl never gives",
+    "web_search": "an agentic category: bfcl checks that the expected answer appears in the model's last message "
+                  "(agentic_checker), not the calls it made on the way",
+    "memory": "an agentic category: bfcl checks the model's last message against the expected answer "
+              "(agentic_checker) after its memory prerequisites ran",
+    "format_sensitivity": "bfcl does not score it (NON_SCORING_CATEGORY): it reruns single-turn entries under "
+                          "varied prompt formats and reports each format apart",
+}
+
+
+def not_graded(category: str) -> str:
+    """Why the lab does not grade this category ('' for one it grades as bfcl does)."""
+    if category in SINGLE_TURN:
+        return ""
+    if category.endswith("_prereq"):
+        return "a memory prerequisite: bfcl evaluate skips it too"
+    prefix = next((p for p in NOT_GRADED if category.startswith(p)), None)
+    return NOT_GRADED[prefix] if prefix else f"not a BFCL v4 category (the lab grades {', '.join(SINGLE_TURN)})"
 
 
 def needs_answers(category: str) -> bool:
@@ -1321,6 +1345,8 @@ def grade_files(questions_path: str, answers_path: str | None, results_path: str
     if len(categories) != 1:
         raise GradeError(f"the question file mixes categories {sorted(categories)}; grade one category a file")
     category = categories.pop()
+    if why := not_graded(category):
+        raise GradeError(f"{category} is not graded here: {why}")
     if needs_answers(category) and not answers_path:
         raise GradeError(f"{category} is graded against possible answers: give the possible-answer file")
     return grade_category(category, questions, answers, results, mode=mode, partial=partial, lenient=lenient,
@@ -1343,8 +1369,11 @@ def mode_of(model: str) -> str:
 
 def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None, partial: bool = False,
                      lenient: bool = False, models: list[str] | None = None, categories: list[str] | None = None,
-                     **options) -> dict[str, list[CategoryScore]]:
-    """Grade every result file of every model folder (at any depth), with the questions and answers of data_dir."""
+                     left_out: list | None = None, **options) -> dict[str, list[CategoryScore]]:
+    """Grade every result file of every model folder (at any depth), with the questions and answers of data_dir.
+
+    A category the lab does not grade as bfcl does (not_graded) is left out, never scored: it goes into
+    `left_out` as (model, category, why), and the rest of the folder is graded."""
     from pathlib import Path
     root, data = Path(result_dir), Path(data_dir)
     if not root.is_dir():
@@ -1361,6 +1390,10 @@ def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None,
         model_mode = mode or mode_of(folder.name)
         scores[folder.name] = []
         for category, path in files:
+            if why := not_graded(category):
+                if left_out is not None:
+                    left_out.append((folder.name, category, why))
+                continue
             prefix = path.name.split("_" + category)[0]
             questions = data / f"{prefix}_{category}.json"
             answers = data / "possible_answer" / f"{prefix}_{category}.json"
@@ -1369,8 +1402,12 @@ def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None,
             scores[folder.name].append(grade_files(str(questions), str(answers) if needs_answers(category) else None,
                                                    str(path), mode=model_mode, partial=partial, lenient=lenient,
                                                    **_options_for(folder.name, model_mode, options)))
+        if not scores[folder.name]:
+            del scores[folder.name]
     if not scores:
-        raise GradeError(f"no result files (BFCL_v4_<category>_result.json) under {result_dir}")
+        skipped = f"; left out: {', '.join(sorted({c for _, c, _ in left_out}))}" if left_out else ""
+        raise GradeError(f"no result file (BFCL_v4_<category>_result.json) under {result_dir} that the lab grades"
+                         f"{skipped}")
     return scores
 
 
@@ -4481,8 +4518,9 @@ def main(argv: list[str] | None = None) -> int:
     dots.add_argument("--keep-dots", dest="dots", action="store_false", help="expect a.b as written (prompt mode's default)")
     grade.add_argument("--failures", type=int, default=20, help="how many failures to list (default 20)")
     args = parser.parse_args(argv)
+    left_out: list[tuple[str, str, str]] = []
     try:
-        scores, header = _run_grade(args)
+        scores, header = _run_grade(args, left_out)
         if args.score_dir:
             for model, categories in scores.items():
                 for score in categories:
@@ -4492,11 +4530,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{prog} grade: {exc}", file=sys.stderr)
         return 2
     print(format_scores(scores, header, args.failures))
+    if left_out:  # said on both streams: the report shows it, and a script sees it on stderr and in the exit code
+        print("\n" + format_left_out(left_out))
+        print(f"{prog} grade: {len(left_out)} result file(s) left out, not graded (see above); the rest is graded",
+              file=sys.stderr)
+        return 1
     return 0
 
 
-def _run_grade(args) -> tuple[dict[str, list[CategoryScore]], str]:
-    """Grade what the command line names; return the scores and the report's header."""
+def format_left_out(left_out: list[tuple[str, str, str]]) -> str:
+    """Say which result files were left out, and why: no number is given for a category not graded as bfcl grades."""
+    lines = ["Left out (no score, no score file):"]
+    for why in dict.fromkeys(why for _, _, why in left_out):
+        named = ", ".join(f"{category} ({model})" for model, category, said in left_out if said == why)
+        lines.append(f"  {named}: {why}")
+    return "\n".join(lines)
+
+
+def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], str]:
+    """Grade what the command line names; return the scores and the report's header (left_out: see
+    grade_result_dir)."""
     options = {"optimal": args.optimal} | ({"dots_to_underscores": args.dots} if args.dots is not None else {})
     reader = "the lab's lenient reader (--lenient): not bfcl's decoder, so accuracies may differ from bfcl evaluate" \
         if args.lenient else "bfcl's decoder for the model's format"
@@ -4504,7 +4557,8 @@ def _run_grade(args) -> tuple[dict[str, list[CategoryScore]], str]:
         if args.files or not args.data_dir:
             raise GradeError("--result-dir takes --data-dir (the questions and possible answers) and no file arguments")
         scores = grade_result_dir(args.result_dir, args.data_dir, mode=args.mode, partial=args.partial,
-                                  lenient=args.lenient, models=args.model, categories=args.category, **options)
+                                  lenient=args.lenient, models=args.model, categories=args.category,
+                                  left_out=left_out, **options)
         modes = {m: args.mode or mode_of(m) for m in scores}
         said = ", ".join(f"{m}: {modes[m]}" for m in scores)
         return scores, f"Graded with {reader}; mode {'as given' if args.mode else 'from each name'} ({said})."

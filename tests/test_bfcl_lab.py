@@ -1277,6 +1277,53 @@ def counts(scores):
     return {model: {s.category: (s.correct, s.total) for s in categories} for model, categories in scores.items()}
 
 
+class LeftOut(unittest.TestCase):
+    """A category the lab does not grade as bfcl does (multi-turn, the agentic web_search and memory, the unscored
+    format_sensitivity) is left out by name with the reason, and never scored; the rest of the folder is graded."""
+
+    # every v4 category the lab leaves out, with the true reason's key words; bfcl keeps web_search's questions in
+    # BFCL_v4_web_search.json and memory's in BFCL_v4_memory.json, and format_sensitivity's results hold no JSON lines
+    OTHERS = {"multi_turn_base": "by state and by response after every turn",
+              "multi_turn_long_context": "by state and by response after every turn",
+              "web_search_base": "agentic", "memory_kv": "agentic",
+              "format_sensitivity": "does not score it", "memory_kv_prereq": "skips it too"}
+
+    def test_the_rest_is_graded_and_each_left_out_is_named_with_its_reason(self):
+        root = scratch()
+        result, data, score = root / "result", root / "data", root / "score"
+        write(data / "BFCL_v4_multiple.json", DIR_QUESTIONS["multiple"])
+        write(data / "possible_answer" / "BFCL_v4_multiple.json", DIR_ANSWERS["multiple"])
+        write(result / PROMPT_MODEL / "BFCL_v4_multiple_result.json", PROMPT_RESULTS["multiple"])
+        for category in self.OTHERS:
+            write(result / PROMPT_MODEL / f"BFCL_v4_{category}_result.json", [{"id": f"{category}_0", "result": [[]]}])
+        code, out, err = run_grade("--result-dir", result, "--data-dir", data, "--score-dir", score)
+        self.assertEqual(code, 1)  # a part was left out: the exit code says so
+        self.assertIn("result file(s) left out", err)
+        self.assertRegex(out, row("multiple", *DIR_COUNTS[PROMPT_MODEL]["multiple"],
+                                  f"{DIR_COUNTS[PROMPT_MODEL]['multiple'][0] / 2 * 100:.2f}%"))
+        left = out.split("Left out (no score, no score file):\n")[1]
+        for category, reason in self.OTHERS.items():
+            with self.subTest(category):
+                line = next(line for line in left.splitlines() if f"{category} ({PROMPT_MODEL})" in line)
+                self.assertIn(reason, line)
+                self.assertNotRegex(out, rf"(?m)^{category} ")  # no row, no number
+        written = sorted(p.name for p in score.rglob("*_score.json"))
+        self.assertEqual(written, ["BFCL_v4_multiple_score.json"])
+
+    def test_a_folder_of_nothing_gradable_and_a_single_file_are_refused_with_the_reason(self):
+        root = scratch()
+        write(root / "result" / PROMPT_MODEL / "BFCL_v4_multi_turn_base_result.json", [{"id": "multi_turn_base_0",
+                                                                                        "result": [[]]}])
+        (root / "data").mkdir()
+        code, _, err = run_grade("--result-dir", root / "result", "--data-dir", root / "data")
+        self.assertEqual(code, 2)
+        self.assertIn("that the lab grades; left out: multi_turn_base", err)
+        questions = write(root / "q.json", [{"id": "multi_turn_base_0", "question": [], "function": []}])
+        code, _, err = run_grade(questions, questions, root / "result" / PROMPT_MODEL / "BFCL_v4_multi_turn_base_result.json")
+        self.assertEqual(code, 2)
+        self.assertIn("multi_turn_base is not graded here: bfcl grades multi-turn entries by state", err)
+
+
 class ResultDir(unittest.TestCase):
     """--result-dir: every model folder, every BFCL_v4_<category>_result.json at any depth; --score-dir as bfcl's."""
 
