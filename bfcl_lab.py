@@ -1198,9 +1198,6 @@ SINGLE_TURN = ["simple_python", "simple_java", "simple_javascript", "multiple", 
                "irrelevance", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple",
                "live_irrelevance", "live_relevance"]  # BFCL v4's categories the lab grades as bfcl does
 NOT_GRADED = {  # BFCL v4's other categories (bfcl_eval/constants/category_mapping.py), and why the lab leaves them out
-    "multi_turn": "bfcl grades multi-turn entries by state and by response after every turn, running the model's "
-                  "calls and the gold calls on fresh instances of the entry's API classes (multi_turn_checker); "
-                  "an AST grade of them would be a number bfcl never gives",
     "web_search": "an agentic category: bfcl checks that the expected answer appears in the model's last message "
                   "(agentic_checker), not the calls it made on the way",
     "memory": "an agentic category: bfcl checks the model's last message against the expected answer "
@@ -1216,8 +1213,28 @@ def not_graded(category: str) -> str:
         return ""
     if category.endswith("_prereq"):
         return "a memory prerequisite: bfcl evaluate skips it too"
+    if category in MULTI_TURN:
+        return ""  # graded entry by entry (section 6c), if the lab has ported every class its entries use
     prefix = next((p for p in NOT_GRADED if category.startswith(p)), None)
     return NOT_GRADED[prefix] if prefix else f"not a BFCL v4 category (the lab grades {', '.join(SINGLE_TURN)})"
+
+
+MULTI_TURN = ["multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param", "multi_turn_long_context"]
+
+
+def multi_turn_refusal(questions: list[dict]) -> str:
+    """Why a multi-turn question file cannot be graded ('' when it can): classes of its entries the lab has not
+    ported, named with the entries that use them (bfcl's accuracy counts every entry, so one refused entry refuses
+    the category)."""
+    missing: dict[str, list[str]] = {}
+    for question in questions:
+        for name in unported(question):
+            missing.setdefault(name, []).append(question["id"])
+    if not missing:
+        return ""
+    said = "; ".join(f"{name} ({len(ids)} entries, e.g. {ids[0]})" for name, ids in sorted(missing.items()))
+    return (f"bfcl grades multi-turn entries by running their calls on its API classes, and the lab has no port of "
+            f"{said} yet")
 
 
 def needs_answers(category: str) -> bool:
@@ -1287,7 +1304,10 @@ def grade_category(category: str, questions: list[dict], answers: list[dict], re
         if "result" not in result:
             raise GradeError(f"{category}: the line of {entry_id} has no 'result' field")
         question, answer = by_id[entry_id]
-        lines.append(_grade_line(category, question, answer, result["result"], mode, lenient, options))
+        if category.startswith("multi_turn"):
+            lines.append(_grade_multi_turn_line(question, answer, result["result"], mode))
+        else:
+            lines.append(_grade_line(category, question, answer, result["result"], mode, lenient, options))
     return CategoryScore(category, lines)
 
 
@@ -1345,7 +1365,7 @@ def grade_files(questions_path: str, answers_path: str | None, results_path: str
     if len(categories) != 1:
         raise GradeError(f"the question file mixes categories {sorted(categories)}; grade one category a file")
     category = categories.pop()
-    if why := not_graded(category):
+    if why := not_graded(category) or multi_turn_refusal(questions):
         raise GradeError(f"{category} is not graded here: {why}")
     if needs_answers(category) and not answers_path:
         raise GradeError(f"{category} is graded against possible answers: give the possible-answer file")
@@ -1390,13 +1410,16 @@ def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None,
         model_mode = mode or mode_of(folder.name)
         scores[folder.name] = []
         for category, path in files:
-            if why := not_graded(category):
-                if left_out is not None:
-                    left_out.append((folder.name, category, why))
-                continue
             prefix = path.name.split("_" + category)[0]
             questions = data / f"{prefix}_{category}.json"
             answers = data / "possible_answer" / f"{prefix}_{category}.json"
+            why = not_graded(category)
+            if not why and category in MULTI_TURN and questions.is_file():
+                why = multi_turn_refusal(read_jsonl(str(questions), "the question file"))
+            if why:
+                if left_out is not None:
+                    left_out.append((folder.name, category, why))
+                continue
             if not questions.is_file():
                 raise GradeError(f"{folder.name}: no question file {questions} for {path.name}")
             scores[folder.name].append(grade_files(str(questions), str(answers) if needs_answers(category) else None,
@@ -1501,6 +1524,172 @@ def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -
                     encoding="utf-8")
     return str(path)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# --- 6c. Multi-turn: graded by state and by response after every turn, as bfcl's multi_turn_checker ---
+# ---------------------------------------------------------------------------------------------
+# A multi-turn entry is a conversation over two API classes (a file system and a messenger, a trading bot and a
+# ticket desk, ...) whose starting state it gives. The model answers each user turn in steps of calls. bfcl runs
+# them, and the gold calls of the same turn, on instances of the classes kept for the whole entry (one set for the
+# model, one for the gold), and after every turn that has gold calls it requires:
+#   - the state check: each public attribute of each model instance equals the gold instance's;
+#   - the response check: each result of this turn's gold calls is among the results of all the model's calls so
+#     far (each used once, in any order), so a value the model fetched in an earlier turn still counts.
+# A turn with gold calls where the model made none fails (empty turn); an entry whose turns are fewer or more
+# than the gold's was force-terminated at inference. A call is never evaluated as text: the lab's reader decodes
+# it, and it is dispatched by name to a method of the entry's instances. The classes are data for this grader:
+# plain standard-library ports of bfcl's (Appendix M), registered in MULTI_TURN_CLASSES; an entry whose classes are
+# not ported is refused by name, never scored.
+
+MULTI_TURN_CLASSES: dict[str, type] = {}  # BFCL's class name -> the lab's port (Appendix M)
+STATELESS_CLASSES = ("MathAPI",)  # bfcl builds them without a scenario
+NOT_ALLOWED = ("kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run")  # bfcl refuses these names
+
+
+@dataclass
+class TurnTrace:
+    """One turn of a multi-turn entry as the grader ran it: the calls and results on each side, and the check."""
+
+    turn: int
+    model_calls: list
+    gold_calls: list
+    model_results: list[str]
+    gold_results: list[str]
+    model_state: dict
+    gold_state: dict
+    verdict: Verdict
+
+
+def unported(entry: dict, classes: dict[str, type] | None = None) -> list[str]:
+    """The classes of a multi-turn entry the lab has no port of (an entry with any is refused, never scored)."""
+    known = MULTI_TURN_CLASSES if classes is None else classes
+    return [name for name in entry.get("involved_classes", []) if name not in known]
+
+
+def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
+                     classes: dict[str, type] | None = None) -> tuple[Verdict, list[TurnTrace]]:
+    """Grade one multi-turn entry as bfcl does: (the verdict, each turn as it ran). `model` is the result's list of
+    turns, each a list of steps (a step: one reply, in the model's format); `gold` the turns of gold call strings."""
+    classes = MULTI_TURN_CLASSES if classes is None else classes
+    if not isinstance(model, list):
+        return Verdict(False, "multi_turn:inference_error", "Error during inference phase. Model did not output a "
+                       "list of model responses."), []
+    if len(model) != len(gold):
+        return Verdict(False, "multi_turn:force_terminated", f"Model was force-terminated during inference phase. "
+                       f"The length of the model result turns ({len(model)}) does not match the length of the "
+                       f"ground truth turns ({len(gold)})."), []
+    long_context = "long_context" in entry["id"] or "composite" in entry["id"]
+    sides = {side: _instances(entry, classes, long_context) for side in ("model", "gold")}
+    so_far, traces = [], []
+    for turn, (gold_calls, steps) in enumerate(zip(gold, model)):
+        model_calls = [calls for step in (steps if isinstance(steps, list) else []) if (calls := _decoded(step, mode))]
+        model_results = [result for calls in model_calls for result in run_calls(sides["model"], calls)]
+        gold_parsed = [call for text in gold_calls for call in decode_ast(text, "prompt")]
+        gold_results = run_calls(sides["gold"], gold_parsed)
+        so_far += model_results
+        verdict = _turn_verdict(turn, gold_calls, model_calls, sides, so_far, gold_results)
+        traces.append(TurnTrace(turn, model_calls, gold_parsed, model_results, gold_results,
+                                public_state(sides["model"]), public_state(sides["gold"]), verdict))
+        if not verdict.valid:
+            return verdict, traces
+    return PASS, traces
+
+
+def _grade_multi_turn_line(question: dict, answer: dict, raw: JSON, mode: str) -> GradedLine:
+    """One result line of a multi-turn category, graded as bfcl grades it."""
+    truth = answer.get("ground_truth", []) if answer else []
+    verdict, traces = grade_multi_turn(question, truth, raw, mode)
+    return GradedLine(question["id"], verdict, raw, [t.model_calls for t in traces], question, truth)
+
+
+def _turn_verdict(turn: int, gold_calls: list, model_calls: list, sides: dict, so_far: list[str],
+                  gold_results: list[str]) -> Verdict:
+    """bfcl's checks after one turn, in its order: an empty answer, the state, the responses."""
+    if not gold_calls:
+        return PASS  # a turn the model should not (or cannot) act on: not checked here
+    if not model_calls:
+        return Verdict(False, "multi_turn:empty_turn_model_response", f"Model response list is empty for turn {turn}")
+    for name, gold_instance in sides["gold"].items():
+        differences = {attribute: {"model": getattr(sides["model"][name], attribute, None), "ground_truth": value}
+                       for attribute, value in public_state({name: gold_instance})[name].items()
+                       if getattr(sides["model"][name], attribute, None) != value}
+        if differences:
+            return Verdict(False, "multi_turn:instance_state_mismatch", f"Model instance for {name} does not match "
+                           f"the state with ground truth instance. Differences: {tool_core.show(differences, limit=300)}")
+    missing, pool = [], list(so_far)
+    for result in gold_results:
+        if result in pool:
+            pool.remove(result)
+        else:
+            missing.append(result)
+    if missing:
+        return Verdict(False, "multi_turn:execution_response_mismatch", f"Model response execution results so far "
+                       f"does not contain all the ground truth response execution results for turn {turn}. "
+                       f"Missing: {tool_core.show(missing, limit=300)}")
+    return PASS
+
+
+def _instances(entry: dict, classes: dict[str, type], long_context: bool) -> dict[str, object]:
+    """Fresh instances of the entry's classes, each loaded with its part of the entry's initial_config."""
+    import copy
+    made = {}
+    for name in entry["involved_classes"]:
+        instance = classes[name]()
+        if name not in STATELESS_CLASSES:
+            instance._load_scenario(copy.deepcopy(entry.get("initial_config", {}).get(name, {})),
+                                    long_context=long_context)
+        made[name] = instance
+    return made
+
+
+def _decoded(step: JSON, mode: str) -> list[dict]:
+    """One step's calls; a step that does not decode is left out, as bfcl leaves it (the model was chatting)."""
+    try:
+        calls = decode_ast(step, mode)
+    except DecodeError:
+        return []
+    return calls if isinstance(calls, list) else []
+
+
+def run_calls(instances: dict[str, object], calls: list[dict]) -> list[str]:
+    """Run decoded calls ({name: arguments}) on the instances, as bfcl's execute_multi_turn_func_call: a name goes
+    to the method of that name (the later class wins where two have it), each result written as a string (a dict
+    as JSON), a failure as "Error during execution: ..." in its place."""
+    methods = {}
+    for instance in instances.values():
+        methods |= {name: getattr(instance, name) for name in dir(instance)
+                    if not name.startswith("_") and callable(getattr(instance, name))}
+    results = []
+    for call in calls:
+        (name, arguments), = call.items()
+        try:
+            if name in NOT_ALLOWED:
+                raise PermissionError(f"Function call {name} is not allowed.")
+            if name not in methods:
+                raise NameError(f"name '{name}' is not defined")
+            results.append(_as_result(methods[name](**arguments)))
+        except Exception as exc:  # noqa: BLE001 - bfcl records any failure as the call's result
+            results.append(f"Error during execution: {exc}")
+    return results
+
+
+def _as_result(value: JSON) -> str:
+    """A call's result as bfcl writes it: a str as it is, a dict as JSON (else its str), anything else its str."""
+    if type(value) is str:
+        return value
+    if type(value) is dict:
+        try:
+            return json.dumps(value)
+        except (TypeError, ValueError):
+            return str(value)
+    return str(value)
+
+
+def public_state(instances: dict[str, object]) -> dict[str, dict]:
+    """Each instance's public attributes (the state bfcl compares): {class name: {attribute: value}}."""
+    return {name: {k: v for k, v in vars(instance).items() if not k.startswith("_")}
+            for name, instance in instances.items()}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1283,10 +1283,17 @@ class LeftOut(unittest.TestCase):
 
     # every v4 category the lab leaves out, with the true reason's key words; bfcl keeps web_search's questions in
     # BFCL_v4_web_search.json and memory's in BFCL_v4_memory.json, and format_sensitivity's results hold no JSON lines
-    OTHERS = {"multi_turn_base": "by state and by response after every turn",
-              "multi_turn_long_context": "by state and by response after every turn",
+    OTHERS = {"multi_turn_base": "no port of SomeAPI (1 entries, e.g. multi_turn_base_0)",
+              "multi_turn_long_context": "no port of SomeAPI (1 entries, e.g. multi_turn_long_context_0)",
               "web_search_base": "agentic", "memory_kv": "agentic",
               "format_sensitivity": "does not score it", "memory_kv_prereq": "skips it too"}
+    # multi-turn: graded entry by entry on the lab's ports of bfcl's API classes; SomeAPI stands for one not ported
+
+    @staticmethod
+    def multi_turn_data(data: Path) -> None:
+        for category in ("multi_turn_base", "multi_turn_long_context"):
+            write(data / f"BFCL_v4_{category}.json", [{"id": f"{category}_0", "question": [[]], "function": [],
+                                                        "involved_classes": ["SomeAPI"], "initial_config": {}}])
 
     def test_the_rest_is_graded_and_each_left_out_is_named_with_its_reason(self):
         root = scratch()
@@ -1294,6 +1301,7 @@ class LeftOut(unittest.TestCase):
         write(data / "BFCL_v4_multiple.json", DIR_QUESTIONS["multiple"])
         write(data / "possible_answer" / "BFCL_v4_multiple.json", DIR_ANSWERS["multiple"])
         write(result / PROMPT_MODEL / "BFCL_v4_multiple_result.json", PROMPT_RESULTS["multiple"])
+        self.multi_turn_data(data)
         for category in self.OTHERS:
             write(result / PROMPT_MODEL / f"BFCL_v4_{category}_result.json", [{"id": f"{category}_0", "result": [[]]}])
         code, out, err = run_grade("--result-dir", result, "--data-dir", data, "--score-dir", score)
@@ -1314,14 +1322,15 @@ class LeftOut(unittest.TestCase):
         root = scratch()
         write(root / "result" / PROMPT_MODEL / "BFCL_v4_multi_turn_base_result.json", [{"id": "multi_turn_base_0",
                                                                                         "result": [[]]}])
-        (root / "data").mkdir()
+        self.multi_turn_data(root / "data")
         code, _, err = run_grade("--result-dir", root / "result", "--data-dir", root / "data")
         self.assertEqual(code, 2)
         self.assertIn("that the lab grades; left out: multi_turn_base", err)
-        questions = write(root / "q.json", [{"id": "multi_turn_base_0", "question": [], "function": []}])
+        questions = root / "data" / "BFCL_v4_multi_turn_base.json"
         code, _, err = run_grade(questions, questions, root / "result" / PROMPT_MODEL / "BFCL_v4_multi_turn_base_result.json")
         self.assertEqual(code, 2)
-        self.assertIn("multi_turn_base is not graded here: bfcl grades multi-turn entries by state", err)
+        self.assertIn("multi_turn_base is not graded here: bfcl grades multi-turn entries by running their calls on "
+                      "its API classes, and the lab has no port of SomeAPI", err)
 
 
 class ResultDir(unittest.TestCase):

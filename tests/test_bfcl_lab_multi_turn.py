@@ -1,0 +1,123 @@
+"""bfcl_lab section 6c: BFCL's multi-turn checker, run on two small made-up API classes.
+
+The rules come from bfcl-eval's multi_turn_checker.py and multi_turn_utils.py (eval_checker/multi_turn_eval), and
+the expected verdicts here are worked out by hand from them: after each turn with gold calls, the model's instances
+must hold the gold instances' public state, and the gold calls' results must be among the model's results so far.
+"""
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bfcl_lab  # noqa: E402
+
+
+class Counter:
+    """A made-up stateful API class: a count, and a private log the state check must not see."""
+
+    def __init__(self):
+        self.count, self._log = 0, []
+
+    def _load_scenario(self, config: dict, long_context: bool = False) -> None:
+        self.count = config.get("count", 0) + (1000 if long_context else 0)
+
+    def add(self, n: int) -> dict:
+        self.count += n
+        self._log.append(n)
+        return {"count": self.count}
+
+    def read(self) -> dict:
+        return {"count": self.count}
+
+    def fail(self) -> str:
+        raise ValueError("the counter is jammed")
+
+
+class Notes:
+    """A second class: its method names do not clash with Counter's."""
+
+    def __init__(self):
+        self.notes = []
+
+    def _load_scenario(self, config: dict, long_context: bool = False) -> None:
+        self.notes = list(config.get("notes", []))
+
+    def write(self, text: str) -> str:
+        self.notes.append(text)
+        return f"noted: {text}"
+
+
+CLASSES = {"Counter": Counter, "Notes": Notes}
+ENTRY = {"id": "multi_turn_base_0", "involved_classes": ["Counter", "Notes"],
+         "initial_config": {"Counter": {"count": 5}, "Notes": {"notes": ["start"]}}}
+GOLD = [["add(n=1)", "write(text='one')"], ["read()"]]
+
+
+def grade(model, gold=GOLD, entry=ENTRY, mode="prompt"):
+    return bfcl_lab.grade_multi_turn(entry, gold, model, mode, classes=CLASSES)
+
+
+class Checker(unittest.TestCase):
+    def test_the_gold_calls_pass_and_each_turn_keeps_both_states(self):
+        verdict, traces = grade([["[add(n=1), write(text='one')]"], ["[read()]"]])
+        self.assertTrue(verdict.valid, verdict)
+        self.assertEqual([t.model_results for t in traces], [['{"count": 6}', "noted: one"], ['{"count": 6}']])
+        self.assertEqual(traces[0].model_state, {"Counter": {"count": 6}, "Notes": {"notes": ["start", "one"]}})
+        self.assertEqual(traces[1].gold_state, traces[1].model_state)
+
+    def test_a_different_state_fails_at_the_turn_it_appears(self):
+        verdict, traces = grade([["[add(n=2), write(text='one')]"], ["[read()]"]])
+        self.assertEqual((verdict.error_type, len(traces)), ("multi_turn:instance_state_mismatch", 1))
+        self.assertIn("Counter", verdict.message)
+        self.assertIn('{"count": {"model": 7, "ground_truth": 6}}', verdict.message)
+
+    def test_a_missing_result_fails_the_response_check_even_with_the_same_state(self):
+        verdict, traces = grade([["[write(text='one')]"], ["[write(text='x')]"]],
+                                gold=[["write(text='one')"], ["read()", "write(text='x')"]])
+        self.assertEqual(verdict.error_type, "multi_turn:execution_response_mismatch")
+        self.assertEqual(traces[1].model_state, traces[1].gold_state)  # the state check passed
+        self.assertIn('Missing: ["{\\"count\\": 5}"]', verdict.message)  # read()'s result, never fetched by the model
+
+    def test_a_result_from_an_earlier_turn_counts(self):
+        verdict, _ = grade([["[add(n=1)]", "[write(text='one'), read()]"], ["[write(text='x')]"]],
+                           gold=[["add(n=1)", "write(text='one')"], ["read()", "write(text='x')"]])
+        self.assertTrue(verdict.valid, verdict)  # read() in turn 0 already gave {"count": 6}
+
+    def test_steps_that_do_not_decode_are_left_out_and_an_empty_turn_fails(self):
+        verdict, _ = grade([["I will add one.", "[add(n=1), write(text='one')]"], ["Done, nothing more to do."]])
+        self.assertEqual(verdict.error_type, "multi_turn:empty_turn_model_response")
+        self.assertEqual(verdict.message, "Model response list is empty for turn 1")
+
+    def test_a_turn_without_gold_calls_is_not_checked_but_its_calls_still_run(self):
+        gold = [["add(n=1)", "write(text='one')"], [], ["read()"]]
+        verdict, traces = grade([["[add(n=1), write(text='one')]"], ["[add(n=3)]"], ["[read()]"]], gold=gold)
+        self.assertEqual(verdict.error_type, "multi_turn:instance_state_mismatch")  # turn 1's add shows at turn 2
+        self.assertEqual((traces[1].verdict.valid, traces[2].model_state["Counter"]), (True, {"count": 9}))
+
+    def test_the_turn_count_and_the_shape(self):
+        self.assertEqual(grade([["[add(n=1)]"]])[0].error_type, "multi_turn:force_terminated")
+        self.assertEqual(grade("add(n=1)")[0].error_type, "multi_turn:inference_error")
+
+    def test_failures_become_results_as_bfcl_writes_them(self):
+        instances = {"Counter": Counter(), "Notes": Notes()}
+        calls = [{"fail": {}}, {"fly": {}}, {"remove": {"path": "/"}}, {"add": {"m": 1}}, {"read": {}}]
+        self.assertEqual(bfcl_lab.run_calls(instances, calls), [
+            "Error during execution: the counter is jammed", "Error during execution: name 'fly' is not defined",
+            "Error during execution: Function call remove is not allowed.",
+            "Error during execution: Counter.add() got an unexpected keyword argument 'm'", '{"count": 0}'])
+
+    def test_function_calling_results_and_the_long_context_flag(self):
+        model = [[[{"add": '{"n": 1}'}, {"write": '{"text": "one"}'}]], [[{"read": "{}"}]]]
+        self.assertTrue(grade(model, mode="fc")[0].valid)
+        long_entry = ENTRY | {"id": "multi_turn_long_context_0"}
+        _, traces = grade([["[add(n=1), write(text='one')]"], ["[read()]"]], entry=long_entry)
+        self.assertEqual(traces[0].gold_state["Counter"], {"count": 1006})  # the scenario loaded with long_context
+
+    def test_an_entry_with_classes_not_ported_is_named(self):
+        self.assertEqual(bfcl_lab.unported(ENTRY | {"involved_classes": ["Counter", "TravelAPI"]}, CLASSES),
+                         ["TravelAPI"])
+
+
+if __name__ == "__main__":
+    unittest.main()
