@@ -1585,7 +1585,7 @@ def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
     for turn, (gold_calls, steps) in enumerate(zip(gold, model)):
         model_calls = [calls for step in (steps if isinstance(steps, list) else []) if (calls := _decoded(step, mode))]
         model_results = [result for calls in model_calls for result in run_calls(sides["model"], calls)]
-        gold_parsed = [call for text in gold_calls for call in decode_ast(text, "prompt")]
+        gold_parsed = [gold_call(text) for text in gold_calls]
         gold_results = run_calls(sides["gold"], gold_parsed)
         so_far += model_results
         verdict = _turn_verdict(turn, gold_calls, model_calls, sides, so_far, gold_results)
@@ -1599,7 +1599,11 @@ def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
 def _grade_multi_turn_line(question: dict, answer: dict, raw: JSON, mode: str) -> GradedLine:
     """One result line of a multi-turn category, graded as bfcl grades it."""
     truth = answer.get("ground_truth", []) if answer else []
-    verdict, traces = grade_multi_turn(question, truth, raw, mode)
+    try:
+        verdict, traces = grade_multi_turn(question, truth, raw, mode)
+    except (ValueError, SyntaxError, KeyError, TypeError) as exc:  # the data, not the model: bfcl would stop too
+        raise GradeError(f"{question['id']} cannot be graded: its question or gold calls are malformed "
+                         f"({type(exc).__name__}: {exc})") from None
     return GradedLine(question["id"], verdict, raw, [t.model_calls for t in traces], question, truth)
 
 
@@ -1652,23 +1656,38 @@ def _decoded(step: JSON, mode: str) -> list[dict]:
     return calls if isinstance(calls, list) else []
 
 
-def run_calls(instances: dict[str, object], calls: list[dict]) -> list[str]:
-    """Run decoded calls ({name: arguments}) on the instances, as bfcl's execute_multi_turn_func_call: a name goes
-    to the method of that name (the later class wins where two have it), each result written as a string (a dict
-    as JSON), a failure as "Error during execution: ..." in its place."""
+def gold_call(text: str) -> tuple[str, list, dict]:
+    """Read one gold call string as bfcl runs it (it evaluates the text, so positional arguments count there): its
+    name, positional and keyword values, read by Python's ast as literals, never evaluated.
+    Example: "cd(folder='document')" -> ('cd', [], {'folder': 'document'})"""
+    import ast
+    node = ast.parse(text.strip(), mode="eval").body
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        raise ValueError(f"a gold call must be name(arguments): {text!r}")
+    return (node.func.id, [ast.literal_eval(a) for a in node.args],
+            {k.arg: ast.literal_eval(k.value) for k in node.keywords})
+
+
+def run_calls(instances: dict[str, object], calls: list) -> list[str]:
+    """Run calls on the instances, as bfcl's execute_multi_turn_func_call: a name goes to the method of that name
+    (the later class wins where two have it), each result written as a string (a dict as JSON), a failure as
+    "Error during execution: ..." in its place. A call: the decoder's {name: arguments}, or gold_call's triple."""
     methods = {}
     for instance in instances.values():
         methods |= {name: getattr(instance, name) for name in dir(instance)
                     if not name.startswith("_") and callable(getattr(instance, name))}
     results = []
     for call in calls:
-        (name, arguments), = call.items()
+        if isinstance(call, tuple):
+            name, positional, keywords = call
+        else:
+            (name, keywords), positional = next(iter(call.items())), []
         try:
             if name in NOT_ALLOWED:
                 raise PermissionError(f"Function call {name} is not allowed.")
             if name not in methods:
                 raise NameError(f"name '{name}' is not defined")
-            results.append(_as_result(methods[name](**arguments)))
+            results.append(_as_result(methods[name](*positional, **keywords)))
         except Exception as exc:  # noqa: BLE001 - bfcl records any failure as the call's result
             results.append(f"Error during execution: {exc}")
     return results

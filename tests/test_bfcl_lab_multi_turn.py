@@ -107,6 +107,14 @@ class Checker(unittest.TestCase):
             "Error during execution: Function call remove is not allowed.",
             "Error during execution: Counter.add() got an unexpected keyword argument 'm'", '{"count": 0}'])
 
+    def test_a_gold_call_is_read_as_literals_with_its_positional_values(self):
+        self.assertEqual(bfcl_lab.gold_call("add(2)"), ("add", [2], {}))
+        self.assertEqual(bfcl_lab.gold_call("write(text='a, b', )"), ("write", [], {"text": "a, b"}))
+        self.assertEqual(bfcl_lab.run_calls({"Counter": Counter()}, [bfcl_lab.gold_call("add(2)")]), ['{"count": 2}'])
+        for text in ("add(n=len('ab'))", "os.system('x')", "1 + 2"):
+            with self.subTest(text), self.assertRaises(ValueError):
+                bfcl_lab.gold_call(text)  # a name or an expression in it is never evaluated
+
     def test_function_calling_results_and_the_long_context_flag(self):
         model = [[[{"add": '{"n": 1}'}, {"write": '{"text": "one"}'}]], [[{"read": "{}"}]]]
         self.assertTrue(grade(model, mode="fc")[0].valid)
