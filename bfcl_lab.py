@@ -21,7 +21,10 @@ BFCL examples), each chapter with the script and demo that show it:
      Graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
      for the model's format (prompt or fc), every line counted, a file it would stop on refused
      with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`), or
-     (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files.
+     (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files;
+     a category the lab does not grade as bfcl does is left out by name, never scored. (6c) The
+     multi-turn categories, graded as bfcl's multi_turn_checker: state and responses checked after
+     every turn, on the lab's ports of bfcl's API classes (Appendix M); demo_multi_turn, scripts/06 demo 7.
   7. A real model through an HTTP API, no SDK                  scripts/07_real_llm.py
      The nine questions put to the Anthropic or any OpenAI-compatible API, replies read by
      interfaces' dialects; streamed or not (stream=True). 7b: each API's event stream, written
@@ -38,6 +41,7 @@ BFCL examples), each chapter with the script and demo that show it:
      loopback server), inside the functions that need it.
   Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
      and the official SDKs' retry rules (B).
+  Appendix M: BFCL's multi-turn API classes, ported (the data of section 6c's grader).
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
 differs is not a BFCL grader): only keyword arguments count (a positional argument is dropped
@@ -1573,9 +1577,10 @@ def unported(entry: dict, classes: dict[str, type] | None = None) -> list[str]:
 
 
 def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
-                     classes: dict[str, type] | None = None) -> tuple[Verdict, list[TurnTrace]]:
+                     classes: dict[str, type] | None = None, through: bool = False) -> tuple[Verdict, list[TurnTrace]]:
     """Grade one multi-turn entry as bfcl does: (the verdict, each turn as it ran). `model` is the result's list of
-    turns, each a list of steps (a step: one reply, in the model's format); `gold` the turns of gold call strings."""
+    turns, each a list of steps (a step: one reply, in the model's format); `gold` the turns of gold call strings.
+    bfcl stops at the first failed turn; through=True runs every turn (the verdict is still the first failure)."""
     classes = MULTI_TURN_CLASSES if classes is None else classes
     if not isinstance(model, list):
         return Verdict(False, "multi_turn:inference_error", "Error during inference phase. Model did not output a "
@@ -1586,7 +1591,7 @@ def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
                        f"ground truth turns ({len(gold)})."), []
     long_context = "long_context" in entry["id"] or "composite" in entry["id"]
     sides = {side: _instances(entry, classes, long_context) for side in ("model", "gold")}
-    so_far, traces = [], []
+    so_far, traces, first = [], [], PASS
     for turn, (gold_calls, steps) in enumerate(zip(gold, model)):
         model_calls = [calls for step in (steps if isinstance(steps, list) else []) if (calls := _decoded(step, mode))]
         model_results = [result for calls in model_calls for result in run_calls(sides["model"], calls)]
@@ -1594,11 +1599,68 @@ def grade_multi_turn(entry: dict, gold: list[list[str]], model: JSON, mode: str,
         gold_results = run_calls(sides["gold"], gold_parsed)
         so_far += model_results
         verdict = _turn_verdict(turn, gold_calls, model_calls, sides, so_far, gold_results)
-        traces.append(TurnTrace(turn, model_calls, gold_parsed, model_results, gold_results,
-                                public_state(sides["model"]), public_state(sides["gold"]), verdict))
+        traces.append(TurnTrace(turn, model_calls, gold_parsed, model_results, gold_results,  # states as they are now
+                                copy.deepcopy(public_state(sides["model"])), copy.deepcopy(public_state(sides["gold"])),
+                                verdict))
         if not verdict.valid:
-            return verdict, traces
-    return PASS, traces
+            first = first if not first.valid else verdict
+            if not through:
+                break
+    return first, traces
+
+
+DEMO_ENTRY = {  # a made-up multi-turn entry in BFCL's shape, over two of the ported classes
+    "id": "multi_turn_base_demo", "involved_classes": ["GorillaFileSystem", "TicketAPI"],
+    "initial_config": {"GorillaFileSystem": {"root": {"alex": {"type": "directory", "contents": {
+        "report.txt": {"type": "file", "content": "Q3 budget draft"}}}}},
+        "TicketAPI": {"ticket_queue": [], "ticket_counter": 1, "current_user": "alex"}},
+    "question": [[{"role": "user", "content": "What does report.txt say?"}],
+                 [{"role": "user", "content": "Put the report in a new folder, archive."}],
+                 [{"role": "user", "content": "File a ticket 'Report archived', priority 2."}],
+                 [{"role": "user", "content": "Close that ticket."}]]}
+DEMO_GOLD = [["cat(file_name='report.txt')"], ["mkdir(dir_name='archive')", "mv(source='report.txt', destination='archive')"],
+             ["create_ticket(title='Report archived', priority=2)"], ["close_ticket(ticket_id=1)"]]
+DEMO_MODEL = [["[cat(file_name='report.txt')]"],  # a model that copies where it should move, and tidies up later
+              ["Sure.", "[mkdir(dir_name='archive'), cp(source='report.txt', destination='archive')]"],
+              ["[create_ticket(title='Report archived', priority=2)]"],
+              ["[rm(file_name='report.txt'), close_ticket(ticket_id=1)]"]]
+
+
+@tool_core.preformatted
+def demo_multi_turn() -> str:
+    """One multi-turn entry graded turn by turn as bfcl grades it, beside what a final-state grader would see."""
+    verdict, traces = grade_multi_turn(DEMO_ENTRY, DEMO_GOLD, DEMO_MODEL, "prompt", through=True)
+    calls = lambda made: "; ".join(f"{n}({', '.join(f'{k}={v!r}' for k, v in a.items())})"  # noqa: E731
+                                   for step in made for call in step for n, a in call.items()) or "none"
+    rows = [[t.turn, DEMO_ENTRY["question"][t.turn][0]["content"], calls(t.model_calls), "ok" if t.verdict.valid else
+             t.verdict.error_type.split(":")[1]] for t in traces]
+    first = next(t for t in traces if not t.verdict.valid)
+    where = [f"{name} in {path}" for name, path in _files(first.model_state["GorillaFileSystem"]["root"])]
+    gold_where = [f"{name} in {path}" for name, path in _files(first.gold_state["GorillaFileSystem"]["root"])]
+    same_end = traces[-1].model_state == traces[-1].gold_state
+    return "\n".join([
+        f"Entry {DEMO_ENTRY['id']} (made up, in BFCL's shape): {' and '.join(DEMO_ENTRY['involved_classes'])}, "
+        f"{len(traces)} turns.",
+        "After every turn bfcl runs the model's calls and the gold calls on instances of their own, then checks the "
+        "state", "(every public attribute equal) and the responses (the gold results among the model's so far).", "",
+        format_table(["turn", "the user asks", "the model calls", "check"], rows), "",
+        f"The state first differs after turn {first.turn}:",
+        f"  the model's files: {', '.join(where)}", f"  the gold's files:  {', '.join(gold_where)}",
+        f"bfcl's verdict: {verdict.error_type} at turn {first.turn} (it stops there; the rows after it run on, to "
+        "show the end).",
+        f"The final states are equal: {'yes' if same_end else 'no'}. A grader of the final state only (tau-bench's) "
+        f"{'passes' if same_end else 'fails'} this entry:",
+        "it cannot see the detour (a copy left behind for two turns) that a turn-by-turn grader catches where it "
+        "happened."])
+
+
+def _files(directory, path: str = "") -> list[tuple[str, str]]:
+    """(file name, folder path) of every file under a ported GorillaFileSystem directory."""
+    here = f"{path}/{directory.name}"
+    found = []
+    for name, item in directory.contents.items():
+        found += _files(item, here) if hasattr(item, "contents") else [(name, here)]
+    return found
 
 
 def _grade_multi_turn_line(question: dict, answer: dict, raw: JSON, mode: str) -> GradedLine:
@@ -4891,7 +4953,7 @@ _FS_FILES_TAIL_USED = [
 ]
 
 
-# --- 2. The tree: files and directories ---
+# The tree: files and directories
 
 # Characters a name given to mkdir, touch, echo or cat may not contain.
 _FS_INVALID_NAME_CHARACTERS = '|/\\?%*:"><'
@@ -4969,7 +5031,7 @@ class Directory:
         return self.name == other.name and self.contents == other.contents
 
 
-# --- 3. The API class ---
+# The API class
 
 
 class GorillaFileSystem:
@@ -5372,7 +5434,7 @@ def _TWEET_not_authenticated(action: str) -> dict:
     return {"error": f"User not authenticated. Please authenticate before {action}."}
 
 
-# --- 2. The class ---
+# The class
 
 
 class TwitterAPI:
@@ -5551,7 +5613,7 @@ def _TICKET_not_found(ticket_id) -> dict:
     return {"error": f"Ticket with ID {ticket_id} not found."}
 
 
-# --- 2. The class ---
+# The class
 
 
 class TicketAPI:
@@ -5726,7 +5788,7 @@ _TRADE_TECHNOLOGY_STOCKS = ["AAPL", "GOOG", "MSFT", "NVDA"]
 _TRADE_AUTOMOBILE_STOCKS = ["TSLA", "F", "GM"]
 
 
-# --- 2. Helpers ---
+# Helpers
 
 def _TRADE_integer_keys(orders: dict) -> dict:
     """Turn digit-string order ids (JSON keys) back into ints; other keys stay as they are.
@@ -5746,7 +5808,7 @@ def _TRADE_transaction_time(rng: random.Random) -> str:
     return datetime.fromtimestamp(rng.randint(start, end)).strftime("%Y-%m-%d %H:%M:%S")
 
 
-# --- 3. The API class ---
+# The API class
 
 class TradingBot:
     """A simulated brokerage: stock quotes, orders, an account with a balance, and a watchlist."""
@@ -7231,7 +7293,7 @@ _TRAVEL_API_DESCRIPTION = (
     "cards, and view budget information."
 )
 
-# --- 2. Fares and ages ---
+# Fares and ages
 
 
 def _TRAVEL_flight_fares(travel_from, travel_to, travel_date, travel_class, every_route=False):
@@ -7263,7 +7325,7 @@ def _TRAVEL_age_in_years(birth_date, today):
     return today.year - birth_date.year - before_birthday
 
 
-# --- 3. The API class ---
+# The API class
 
 
 class TravelAPI:
@@ -7553,7 +7615,7 @@ class TravelAPI:
         return {"verification_status": True}
 
 
-# --- 4. Appendix: long-context filler (BFCL's long_context.py, values unchanged) ---
+# Appendix: long-context filler (BFCL's long_context.py, values unchanged)
 # A long-context scenario adds these cards and bookings to bury the ones the task is about.
 # subtle: the last card's id and number differ (...0001 vs ...0004); that is BFCL's data.
 
@@ -7723,7 +7785,7 @@ _CAR_SCENARIO_FIELDS = (
     ("rearRightTirePressure", "rearRightTirePressure", "rearRightTirePressure"),
 )
 
-# --- 2. Lookup tables: what displayCarStatus shows, the map's zipcodes and distances ---
+# Lookup tables: what displayCarStatus shows, the map's zipcodes and distances
 
 # option -> (result key, attribute) pairs, in the order BFCL's result lists them.
 _CAR_STATUS_FIELDS = {
@@ -7799,7 +7861,7 @@ def _CAR_lookup(table, key, default):
     return default
 
 
-# --- 3. The API class ---
+# The API class
 
 
 class VehicleControlAPI:

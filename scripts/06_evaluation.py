@@ -19,6 +19,9 @@ Demo 5: ToolBench's way: 20 chain instructions (2-4 calls, intra- and cross-cate
 Demo 6: tau2-bench's dual control: a task the customer must finish on their side (a meter only
         they can reach), guided by the agent; 8 trials graded by the final state of both sides,
         next to the agent's side alone and its 'Done'.
+Demo 7: BFCL's multi-turn grading on one entry (made up, over two of its ported API classes): the
+        state and the responses checked after every turn, where the model's state first differs, and
+        what a final-state grader would and would not have seen.
 
 Runs offline in well under a second. --seed draws the toy agent's failures, demo 5's instructions and picker, and demo
 6's mistakes (default 0); demo 1 has no randomness.
@@ -50,7 +53,8 @@ def main() -> None:
         ("Demo 5. ToolBench: solution paths by chain and by depth-first search, and ToolEval",
          lambda: tool_catalog.demo_toolbench(seed)),
         ("Demo 6. tau2-bench's dual control: the customer acts too, and both sides are graded",
-         lambda: service_env.demo_dual_control(seed))],
+         lambda: service_env.demo_dual_control(seed)),
+        ("Demo 7. BFCL multi-turn: graded by state and by response after every turn", bfcl_lab.demo_multi_turn)],
         tool_core.vs_handout(args, "06", bfcl_lab.HANDOUT_06 + service_env.HANDOUT_06))
 
 

@@ -127,5 +127,70 @@ class Checker(unittest.TestCase):
                          ["TravelAPI"])
 
 
+class Ports(unittest.TestCase):
+    """Appendix M's ports, on calls whose outcome bfcl's class documents (ticket_api.py, gorilla_file_system.py)."""
+
+    def test_the_ticket_desk(self):
+        desk = bfcl_lab.MULTI_TURN_CLASSES["TicketAPI"]()
+        desk._load_scenario({"ticket_queue": [], "ticket_counter": 1, "current_user": None})
+        self.assertEqual(desk.create_ticket(title="x"), {"error": "User not authenticated. Please log in to create a "
+                                                                  "ticket."})
+        self.assertEqual(desk.ticket_login(username="ada", password="pw"), {"success": True})
+        self.assertEqual(desk.create_ticket(title="Printer", priority=6),
+                         {"error": "Invalid priority. Priority must be between 1 and 5."})
+        self.assertEqual(desk.create_ticket(title="Printer", description="jammed", priority=2), {
+            "id": 1, "title": "Printer", "description": "jammed", "status": "Open", "priority": 2, "created_by": "ada"})
+        self.assertEqual(desk.close_ticket(ticket_id=1), {"status": "Ticket 1 has been closed successfully."})
+        self.assertEqual(desk.close_ticket(ticket_id=1), {"error": "Ticket with ID 1 is already closed."})
+        self.assertEqual(desk.close_ticket(ticket_id=9), {"error": "Ticket with ID 9 not found."})
+        self.assertEqual((desk.ticket_counter, [t["status"] for t in desk.ticket_queue]), (2, ["Closed"]))
+
+    def test_the_file_system(self):
+        files = bfcl_lab.MULTI_TURN_CLASSES["GorillaFileSystem"]()
+        files._load_scenario(bfcl_lab.DEMO_ENTRY["initial_config"]["GorillaFileSystem"])
+        self.assertEqual(files.cat(file_name="report.txt"), {"file_content": "Q3 budget draft"})
+        files.mkdir(dir_name="archive")
+        files.mv(source="report.txt", destination="archive")
+        self.assertEqual(files.ls(), {"current_directory_content": ["archive"]})
+        self.assertEqual(files.cd(folder="archive"), {"current_working_directory": "archive"})
+        self.assertEqual(files.ls(), {"current_directory_content": ["report.txt"]})
+
+    def test_eight_classes_less_any_not_yet_ported_and_each_loads_its_default(self):
+        bfcl = ["GorillaFileSystem", "MathAPI", "MessageAPI", "TwitterAPI", "TicketAPI", "TradingBot", "TravelAPI",
+                "VehicleControlAPI"]
+        self.assertLessEqual(set(bfcl_lab.MULTI_TURN_CLASSES), set(bfcl))
+        for name, cls in bfcl_lab.MULTI_TURN_CLASSES.items():
+            with self.subTest(name):
+                instance = cls()
+                if name not in bfcl_lab.STATELESS_CLASSES:
+                    instance._load_scenario({}, long_context=False)
+                self.assertTrue(bfcl_lab.public_state({name: instance})[name] or name in bfcl_lab.STATELESS_CLASSES)
+
+
+class DemoSeven(unittest.TestCase):
+    """scripts/06_evaluation.py's demo 7 (bfcl_lab.demo_multi_turn), each figure from the grading it shows."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.text = str(bfcl_lab.demo_multi_turn())
+        cls.verdict, cls.traces = bfcl_lab.grade_multi_turn(bfcl_lab.DEMO_ENTRY, bfcl_lab.DEMO_GOLD,
+                                                            bfcl_lab.DEMO_MODEL, "prompt", through=True)
+
+    def test_each_turn_s_check(self):
+        rows = [line.split()[-1] for line in self.text.splitlines() if line[:1].isdigit()]
+        self.assertEqual(rows, ["ok", "instance_state_mismatch", "instance_state_mismatch", "ok"])
+        self.assertEqual(rows, [t.verdict.error_type.split(":")[-1] or "ok" for t in self.traces])
+
+    def test_bfcl_stops_at_the_copy_and_the_end_states_are_equal(self):
+        self.assertEqual(self.verdict.error_type, "multi_turn:instance_state_mismatch")
+        stopped = bfcl_lab.grade_multi_turn(bfcl_lab.DEMO_ENTRY, bfcl_lab.DEMO_GOLD, bfcl_lab.DEMO_MODEL, "prompt")[1]
+        self.assertEqual(len(stopped), 2)  # bfcl's own run ends at turn 1
+        self.assertIn("The state first differs after turn 1:", self.text)
+        self.assertIn("the model's files: report.txt in /alex, report.txt in /alex/archive", self.text)
+        self.assertIn("the gold's files:  report.txt in /alex/archive", self.text)
+        self.assertEqual(self.traces[-1].model_state, self.traces[-1].gold_state)  # the rm of turn 3 tidied up
+        self.assertIn("The final states are equal: yes.", self.text)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -962,7 +962,7 @@ class Script(unittest.TestCase):
         code, out, err = script_runs.result(SCRIPT)
         self.assertEqual((code, err), (0, ""))
         self.assertEqual(script_runs.in_process(script_runs.SCRIPTS / SCRIPT), (0, out, ""))
-        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "Demo 5", "Demo 6"])
+        self.assertEqual(list(sections(out)), ["Demo 1", "Demo 2", "Demo 3", "Demo 4", "Demo 5", "Demo 6", "Demo 7"])
 
     def test_the_demos_are_the_modules(self):
         _, out, _ = script_runs.result(SCRIPT)

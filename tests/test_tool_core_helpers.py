@@ -210,7 +210,7 @@ _BANNER = re.compile(r"^# --- (\d+[a-z]?|Appendix [A-Z])\. ", re.MULTILINE)
 # in the text ("4a: resources ...", "5f holds the demos"), and "  Appendices A-E".
 _CONTENTS_LABEL = re.compile(r"^  (?P<first>\d+)(?:-(?P<last>\d+))?\.\s"
                              r"|\b(?P<part>\d+[a-z])\b"
-                             r"|^  Appendices (?P<a>[A-Z])-(?P<b>[A-Z])\b", re.MULTILINE)
+                             r"|^  Appendices (?P<a>[A-Z])-(?P<b>[A-Z])\b|^  Appendix (?P<one>[A-Z])\b", re.MULTILINE)
 
 
 def banner_sections(source: str) -> list[str]:
@@ -234,6 +234,8 @@ def contents_sections(docstring: str) -> list[str]:
             labels = [str(n) for n in range(int(m["first"]), int(m["last"] or m["first"]) + 1)]
         elif m["part"]:
             labels = [m["part"]]
+        elif m["one"]:
+            labels = [f"Appendix {m['one']}"]
         else:
             labels = [f"Appendix {chr(c)}" for c in range(ord(m["a"]), ord(m["b"]) + 1)]
         found += [label for label in labels if label not in found]  # later mentions refer back
@@ -247,6 +249,7 @@ class ContentsMatchBanners(unittest.TestCase):
         cases = [  # (text, what the Contents or the banners name); from the formats described above
             ("Contents (x):\n  1. A    demo 1\n     2a: b; 3b holds c.\n  4-5. D\n  Appendices A-B: e\n\nOther 7. text",
              ["1", "2a", "3b", "4", "5", "Appendix A", "Appendix B"]),
+            ("Contents:\n  1. A\n  Appendices A-B: e\n  Appendix M: f\n", ["1", "Appendix A", "Appendix B", "Appendix M"]),
             ("Contents:\n  6. T\n     the naive one beside 6a; 6b: its edge cases, each beside 6a.\n",
              ["6", "6a", "6b"]),
             ("Contents:\n  5. D     scripts/09 demos 1-8\n  5g. Code as a tool\n     OpenAPI 3.1, 2025-11-25.\n",
