@@ -1467,6 +1467,11 @@ def write_scores(score_dir: str, model: str, score: CategoryScore, prefix: str =
 def _failure_record(model: str, category: str, line: GradedLine) -> dict:
     """One failed line of a score file, with the keys bfcl writes for its kind of failure."""
     head = {"id": line.id, "model_name": model, "test_category": category, "valid": False}
+    if category in MULTI_TURN:  # the checker's own dict under "error", and the function docs left out of the prompt
+        prompt = {k: v for k, v in line.question.items() if k != "function"}
+        return head | {"error": {"error_message": line.verdict.message, "error_type": line.verdict.error_type},
+                       "prompt": prompt, "model_result_raw": line.raw, "model_result_decoded": line.decoded,
+                       "possible_answer": line.truth}
     error = {"error": [line.verdict.message], "error_type": line.verdict.error_type}
     if not needs_answers(category):
         return head | {"prompt": line.question, "model_result": line.raw, "decoded_result": line.decoded} | error
