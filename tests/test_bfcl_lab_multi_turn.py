@@ -4,8 +4,12 @@ The rules come from bfcl-eval's multi_turn_checker.py and multi_turn_utils.py (e
 the expected verdicts here are worked out by hand from them: after each turn with gold calls, the model's instances
 must hold the gold instances' public state, and the gold calls' results must be among the model's results so far.
 """
+import io
+import json
 import sys
+import tempfile
 import unittest
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -165,6 +169,36 @@ class Ports(unittest.TestCase):
                 if name not in bfcl_lab.STATELESS_CLASSES:
                     instance._load_scenario({}, long_context=False)
                 self.assertTrue(bfcl_lab.public_state({name: instance})[name] or name in bfcl_lab.STATELESS_CLASSES)
+
+
+class ResultFolder(unittest.TestCase):
+    """A multi-turn category in a result folder: graded entry by entry, its score file in bfcl's layout."""
+
+    def test_graded_and_written_as_bfcl_writes_it(self):
+        with tempfile.TemporaryDirectory() as root:
+            root = Path(root)
+            question = bfcl_lab.DEMO_ENTRY | {"id": "multi_turn_base_0", "function": [{"name": "cat"}]}
+            write = lambda path, rows: (path.parent.mkdir(parents=True, exist_ok=True),  # noqa: E731
+                                        path.write_text("\n".join(json.dumps(r) for r in rows) + "\n"))
+            write(root / "data" / "BFCL_v4_multi_turn_base.json", [question, question | {"id": "multi_turn_base_1"}])
+            write(root / "data" / "possible_answer" / "BFCL_v4_multi_turn_base.json",
+                  [{"id": f"multi_turn_base_{i}", "ground_truth": bfcl_lab.DEMO_GOLD} for i in (0, 1)])
+            gold_as_model = [["[" + ", ".join(turn) + "]"] for turn in bfcl_lab.DEMO_GOLD]
+            write(root / "result" / "some-model" / "multi_turn" / "BFCL_v4_multi_turn_base_result.json",
+                  [{"id": "multi_turn_base_0", "result": bfcl_lab.DEMO_MODEL},
+                   {"id": "multi_turn_base_1", "result": gold_as_model}])
+            out, err = io.StringIO(), io.StringIO()
+            with redirect_stdout(out), redirect_stderr(err):
+                code = bfcl_lab.main(["grade", "--result-dir", str(root / "result"), "--data-dir", str(root / "data"),
+                                      "--score-dir", str(root / "score")])
+            self.assertEqual((code, err.getvalue()), (0, ""))
+            lines = (root / "score" / "some-model" / "multi_turn" / "BFCL_v4_multi_turn_base_score.json").read_text()
+            summary, failed = [json.loads(line) for line in lines.splitlines()]
+            self.assertEqual(summary, {"accuracy": 0.5, "correct_count": 1, "total_count": 2})
+            self.assertEqual(list(failed), ["id", "model_name", "test_category", "valid", "error", "prompt",
+                                            "model_result_raw", "model_result_decoded", "possible_answer"])
+            self.assertEqual(failed["error"]["error_type"], "multi_turn:instance_state_mismatch")
+            self.assertNotIn("function", failed["prompt"])
 
 
 class DemoSeven(unittest.TestCase):
