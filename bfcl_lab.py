@@ -21,7 +21,8 @@ BFCL examples), each chapter with the script and demo that show it:
      Graded as `bfcl evaluate` grades them: each result read by BFCL's decoder
      for the model's format (prompt or fc), every line counted, a file it would stop on refused
      with a reason; one file (`python3 bfcl_lab.py grade QUESTIONS POSSIBLE_ANSWERS RESULTS`), or
-     (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files;
+     (6b) a result folder as `bfcl generate` writes it (`--result-dir`), with BFCL's score files
+     and its data_non_live.csv and data_live.csv, each model under its display name (Appendix C);
      a category the lab does not grade as bfcl does is left out by name, never scored. (6c) The
      multi-turn categories, graded as bfcl's multi_turn_checker: state and responses checked after
      every turn, on the lab's ports of bfcl's API classes (Appendix M); demo_multi_turn, scripts/06 demo 7.
@@ -39,8 +40,8 @@ BFCL examples), each chapter with the script and demo that show it:
      demo_mcp_host): the lecture's loops on any model, offline on the stand-in.
      The one lab module imported is interfaces (its dialects, coupling rule, SSE reader and
      loopback server), inside the functions that need it.
-  Appendices A-B: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
-     and the official SDKs' retry rules (B).
+  Appendices A-C: reading Java and JavaScript call text as BFCL's tree-sitter parsers do (A),
+     the official SDKs' retry rules (B), and BFCL's model table (C: display names, each model's mode).
   Appendix M: BFCL's multi-turn API classes, ported (the data of section 6c's grader).
 
 BFCL's behaviour, kept on purpose (each is a quirk of the official checker, so a grader that
@@ -61,8 +62,9 @@ inside it fails to decode, as BFCL's eval fails on them. The lab's lenient reade
 (`decode_result`, for the demos and --lenient) departs on purpose: it reads our text protocol
 too, refuses +5, and drops **kwargs.
 
-What it leaves out: multi-turn and agentic categories (state-based), BFCL's model table (the
-mode comes from the model's name, or --mode), and its other CSVs (data_overall.csv needs the
+What it leaves out: multi-turn and agentic categories (state-based), BFCL's handlers' own decoders
+(the lab has two, prompt and fc, chosen by the model table's is_fc_model, the model's name, or
+--mode), and its CSVs other than data_non_live.csv and data_live.csv (data_overall.csv needs the
 multi-turn and agentic scores). The stand-in (7c) leaves out images and documents (their text
 only reaches the policy), extended thinking, server tools' results, the Responses API, more than
 one choice, and a token budget of its own (a policy says when a turn is cut at max_tokens).
@@ -1388,12 +1390,56 @@ RESULT_FILE = re.compile(r"BFCL_v\d+_(\w+?)_result\.json$")
 
 
 def mode_of(model: str) -> str:
-    """Guess a model's mode from its name, by bfcl's naming convention. Example: 'gpt-4o-2024-11-20-FC' -> 'fc'
+    """A model's mode: is_fc_model in bfcl's model table (Appendix C), else a guess from its name by bfcl's naming
+    convention. Example: 'gpt-4o-2024-11-20-FC' -> 'fc'; 'Salesforce_xLAM-2-32b-fc-r' -> 'fc' (the table)
 
-    bfcl itself reads is_fc_model from its model table, which the lab does not carry: a model
-    that calls functions natively but has no FC in its name needs --mode fc.
+    A model outside the table that calls functions natively but has no FC in its name needs --mode fc
+    (grade refuses to guess prompt when a result it reads is a list of calls: fc_output_advice).
     """
+    entry = bfcl_model(model)
+    if entry:
+        return "fc" if entry[1] else "prompt"
     return "fc" if re.search(r"(^|[-_])FC($|[-_])", model) else "prompt"
+
+
+def bfcl_model(model: str) -> tuple[str, bool, bool] | None:
+    """Find a result folder's model in bfcl's table, as bfcl does (every _ read as /); None if it is not there.
+    Example: 'Qwen_Qwen3-8B-FC' -> ('Qwen3-8B (FC)', True, False)"""
+    return BFCL_MODELS.get(model.replace("_", "/"))
+
+
+def display_name(model: str) -> str:
+    """The name bfcl's CSV tables give a model (display_name in its table); outside the table, the folder's name
+    (bfcl evaluate stops on such a model: a KeyError). Example: 'gpt-4o-2024-11-20-FC' -> 'GPT-4o-2024-11-20 (FC)'"""
+    entry = bfcl_model(model)
+    return entry[0] if entry else model
+
+
+def is_fc_output(result: JSON) -> bool:
+    """Say whether a result is a list of {name: arguments} calls, as bfcl's function-calling handlers write them.
+
+    Its prompt-mode handlers write text, always; FC ones write a list, or text when the model
+    answers in words. So one list in a file is enough to tell: prompt mode cannot read it.
+    Example: [{"add": '{"a": 1}'}] -> True; [] -> True; "[add(a=1)]" -> False; [["add"]] -> False"""
+    return isinstance(result, list) and all(isinstance(call, dict) and len(call) == 1 for call in result)
+
+
+def fc_output_advice(score: CategoryScore, mode: str) -> str:
+    """Say how many results prompt mode read that are function-calling output (each a decoder failure); else ""."""
+    lists = sum(is_fc_output(line.raw) for line in score.lines)
+    if mode != "prompt" or not lists:
+        return ""
+    return (f"{score.category}: {lists} of {score.total} results are lists of {{name: arguments}} calls, as a "
+            "function-calling (FC) model writes them; prompt mode's decoder reads text, so each fails to decode")
+
+
+def _refuse_guessed_prompt_mode(model: str, mode: str, scores: list[CategoryScore], how: str) -> None:
+    """Stop with advice when a guessed prompt mode read FC output: its numbers would be the guess's, not bfcl's."""
+    advice = next((a for a in (fc_output_advice(score, mode) for score in scores) if a), "")
+    if advice:
+        raise GradeError(f"{model}: {advice}. The mode prompt was a guess (no FC in the name, and not a model of "
+                         f"bfcl's table): this looks like function-calling output; grade it with {how} (or --mode "
+                         "prompt to read it as text all the same)")
 
 
 def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None, partial: bool = False,
@@ -1436,6 +1482,9 @@ def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None,
                                                    **_options_for(folder.name, model_mode, options)))
         if not scores[folder.name]:
             del scores[folder.name]
+        elif not mode and not lenient and not bfcl_model(folder.name):
+            _refuse_guessed_prompt_mode(folder.name, model_mode, scores[folder.name],
+                                        f"--mode fc --model {folder.name}")
     if not scores:
         skipped = f"; left out: {', '.join(sorted({c for _, c, _ in left_out}))}" if left_out else ""
         raise GradeError(f"no result file (BFCL_v4_<category>_result.json) under {result_dir} that the lab grades"
@@ -1444,8 +1493,9 @@ def grade_result_dir(result_dir: str, data_dir: str, *, mode: str | None = None,
 
 
 def _options_for(model: str, mode: str, options: dict) -> dict:
-    """FC models name a.b as a_b (bfcl's underscore_to_dot): on in FC mode unless said otherwise."""
-    return {"dots_to_underscores": mode == "fc"} | options
+    """FC models name a.b as a_b: underscore_to_dot in bfcl's table; outside it, on in FC mode; options override."""
+    entry = bfcl_model(model)
+    return {"dots_to_underscores": entry[2] if entry else mode == "fc"} | options
 
 
 def group_of(category: str) -> str:
@@ -1498,8 +1548,22 @@ def non_live_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
             **{c: acc.get(c) for c in NON_LIVE}}
 
 
+LIVE = ["live_simple", "live_multiple", "live_parallel", "live_parallel_multiple", "live_irrelevance", "live_relevance"]
+LIVE_SIZES = {"live_simple": 258, "live_multiple": 1053, "live_parallel": 16, "live_parallel_multiple": 24,
+              "live_irrelevance": 884, "live_relevance": 16}  # bfcl's own data (2026.3.23): what a missing one weighs
+
+
+def live_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
+    """bfcl's data_live.csv row: Live Overall Acc = the four AST categories' accuracies weighted by their line
+    counts (calculate_weighted_accuracy); a category not graded counts 0 over its size in bfcl's data (LIVE_SIZES)."""
+    graded = {s.category: s for s in scores}
+    parts = [(graded[c].accuracy, graded[c].total) if c in graded else (0.0, LIVE_SIZES[c]) for c in LIVE[:4]]
+    return {"Live Overall Acc": sum(a * n for a, n in parts) / sum(n for _, n in parts),
+            **{c: graded[c].accuracy if c in graded else None for c in LIVE}}
+
+
 def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures: int = 20) -> str:
-    """Write each model's accuracy per category (bfcl's two decimals) and its non-live row, then failures."""
+    """Write each model's accuracy per category (bfcl's two decimals) and its non-live and live rows, then failures."""
     lines = [header, ""]
     for model, categories in scores.items():
         rows = [[s.category, s.correct, s.total, f"{s.accuracy * 100:.2f}%"] for s in categories]
@@ -1509,6 +1573,10 @@ def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures:
             lines.append(f"Non-Live Overall Acc {summary['Non-Live Overall Acc'] * 100:.2f}% (bfcl's mean of Simple AST "
                          f"{summary['Simple AST'] * 100:.2f}%, Multiple, Parallel and Parallel Multiple; a category "
                          "not graded counts 0)")
+        if any(s.category in LIVE for s in categories):
+            lines.append(f"Live Overall Acc {live_summary(categories)['Live Overall Acc'] * 100:.2f}% (bfcl's mean of "
+                         "Live Simple, Multiple, Parallel and Parallel Multiple weighted by their line counts; a "
+                         "category not graded counts 0 over its size in bfcl's data)")
         failed = [(s.category, line) for s in categories for line in s.lines if not line.verdict.valid]
         lines.append(f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else
                                                     ":" if failed else "."))
@@ -1517,27 +1585,57 @@ def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures:
     return "\n".join(lines).rstrip("\n")
 
 
-def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
-    """Write data_non_live.csv in bfcl's columns (rank by overall accuracy, values as NN.NN%, N/A where not graded)."""
+def _percent(value: float | None) -> str:
+    """A CSV cell as bfcl writes it. Example: 0.8181 -> '81.81%'; None (not graded) -> 'N/A'"""
+    return "N/A" if value is None else f"{value * 100:.2f}%"
+
+
+def _write_csv(score_dir: str, name: str, columns: list[str], rows: list[tuple[float, list[str]]]) -> str:
+    """Write one of bfcl's CSV tables: ranked by the overall accuracy (first of each row), no final line break."""
     from pathlib import Path
-    columns = ["Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST", "Python Simple AST",
-               "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
-               "Irrelevance Detection"]
-    cell = lambda x: "N/A" if x is None else f"{x * 100:.2f}%"  # noqa: E731
-    rows = []
-    for model, categories in scores.items():
-        s = non_live_summary(categories)
-        complete = all(s[c] is not None for c in NON_LIVE[:6])
-        rows.append((s["Non-Live Overall Acc"], [model, cell(s["Non-Live Overall Acc"]),
-                                                 cell(s["Non-Live Overall Acc"] if complete else None), cell(s["Simple AST"]),
-                                                 *[cell(s[c]) for c in NON_LIVE]]))
-    rows.sort(key=lambda r: -r[0])
-    path = Path(score_dir) / "data_non_live.csv"
+    rows = sorted(rows, key=lambda r: -r[0])  # stable, as bfcl's sort(reverse=True): equal rows keep their order
+    path = Path(score_dir) / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join([",".join(columns)] + [",".join([str(n)] + r) for n, (_, r) in enumerate(rows, 1)]),
                     encoding="utf-8")
     return str(path)
 
+
+def write_non_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
+    """Write data_non_live.csv in bfcl's columns (rank by overall accuracy, values as NN.NN%, N/A where not graded).
+
+    Each summary column is N/A when one of its categories is missing (bfcl's display_na_if_category_missing):
+    Simple AST without Java or JavaScript, AST Summary without any of the six; the overall never."""
+    columns = ["Rank", "Model", "Non-Live Overall Acc", "AST Summary", "Simple AST", "Python Simple AST",
+               "Java Simple AST", "JavaScript Simple AST", "Multiple AST", "Parallel AST", "Parallel Multiple AST",
+               "Irrelevance Detection"]
+    rows = []
+    for model, categories in scores.items():
+        s = non_live_summary(categories)
+        simple = all(s[c] is not None for c in NON_LIVE[:3])
+        complete = simple and all(s[c] is not None for c in NON_LIVE[3:6])
+        rows.append((s["Non-Live Overall Acc"], [display_name(model), _percent(s["Non-Live Overall Acc"]),
+                                                 _percent(s["Non-Live Overall Acc"] if complete else None),
+                                                 _percent(s["Simple AST"] if simple else None),
+                                                 *[_percent(s[c]) for c in NON_LIVE]]))
+    return _write_csv(score_dir, "data_non_live.csv", columns, rows)
+
+
+def write_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
+    """Write data_live.csv in bfcl's columns (COLUMNS_LIVE; generate_leaderboard_csv's live rows).
+
+    Live Overall Acc and AST Summary are the same weighted mean of the four AST categories; the summary
+    is N/A when one of them is missing, the overall never (a missing one counts 0 over its size)."""
+    columns = ["Rank", "Model", "Live Overall Acc", "AST Summary", "Python Simple AST", "Python Multiple AST",
+               "Python Parallel AST", "Python Parallel Multiple AST", "Irrelevance Detection", "Relevance Detection"]
+    rows = []
+    for model, categories in scores.items():
+        s = live_summary(categories)
+        complete = all(s[c] is not None for c in LIVE[:4])
+        rows.append((s["Live Overall Acc"], [display_name(model), _percent(s["Live Overall Acc"]),
+                                             _percent(s["Live Overall Acc"] if complete else None),
+                                             *[_percent(s[c]) for c in LIVE]]))
+    return _write_csv(score_dir, "data_live.csv", columns, rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -3795,17 +3893,28 @@ _JS_TOKEN = re.compile("|".join([
     r"(?P<op>>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|[=!<>+\-*/%&|^]=|&&|\|\||\?\?|\?\.(?!\d)"
     r"|\+\+|--|\*\*|<<|>>|[(){}\[\];,.=<>!~?:+\-*/&|^%])"]), re.DOTALL)
 _TINY = 10  # probed: tree-sitter reads a first statement of at most 10 characters that lacks its ";" as an ERROR
-_JS_REGEX = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
+# subtle: the flags are tree-sitter-javascript's regex_flags, /[a-z]+/: lower case letters, any and repeated
+# (/p/x and /p/gg parse; ECMAScript's d g i m s u v y, each once, is not checked). A capital or a digit
+# after the closing / is a name with no operator before it, an ERROR: /p/A, dir=/projects/myApp/node_modules.
+_JS_REGEX = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[a-z]*")
 _JS_VALUE_END = {")", "]", "}"}  # after these (or a name or a literal) a "/" divides; elsewhere it starts a regex
+_JS_VALUE_WORDS = {"typeof", "void", "delete", "await", "new", "in", "instanceof", "return", "throw", "case",
+                   "do", "else", "extends"}  # words a value follows: typeof /x/g is a regex, void <p/> JSX
 
 
 def _tokenize(source: str, language: str, shift: int = 0) -> list[_Node]:
     """Split source text into tokens; an unknown character or an unclosed string is a DecodeError.
     shift: where source begins in the text the caller gave (for the error's position).
     Example: _tokenize('A.b(x=1)', "java") -> tokens A . b ( x = 1 )"""
-    pattern, tokens, at, line_break = (_JAVA_TOKEN if language == "java" else _JS_TOKEN), [], 0, False
+    tokens = list(_scan(source, language, 0, shift))
+    return tokens + [_Node("end", len(source), len(source), text="", line_break=True)]
+
+
+def _scan(source: str, language: str, at: int, shift: int, nesting: int = 0):
+    """Yield the tokens of source from at on, each marked when a line break precedes it (see _tokenize)."""
+    pattern, tokens, line_break = (_JAVA_TOKEN if language == "java" else _JS_TOKEN), [], False
     while at < len(source):
-        end, kind = _js_special(source, at, tokens) if language == "javascript" else (None, "")
+        end, kind = _js_special(source, at, tokens, shift, nesting) if language == "javascript" else (None, "")
         if end is None:
             found = pattern.match(source, at)
             if not found:
@@ -3816,23 +3925,32 @@ def _tokenize(source: str, language: str, shift: int = 0) -> list[_Node]:
         else:
             tokens.append(_Node(kind, at, end, text=source[at:end], line_break=line_break))
             line_break = False
+            yield tokens[-1]
         at = end
-    tokens.append(_Node("end", len(source), len(source), text="", line_break=True))
-    return tokens
 
 
-def _js_special(source: str, at: int, tokens: list[_Node]) -> tuple[int | None, str]:
-    """Read a template string or a regex literal, which a single pattern cannot: (end, kind) or (None, "")."""
+def _js_special(source: str, at: int, tokens: list[_Node], shift: int = 0, nesting: int = 0) -> tuple[int | None, str]:
+    """Read a template string, a regex literal or a JSX element, which one pattern cannot: (end, kind) or (None, "")."""
     if source[at] == "`":
-        return _template_end(source, at), "template"
-    previous = tokens[-1] if tokens else None
-    divides = previous is not None and (previous.kind in ("name", "number", "string", "template", "regex")
-                                        or previous.text in _JS_VALUE_END)
-    if source[at] == "/" and not source.startswith(("//", "/*"), at) and not divides:
+        return _template_end(source, at, nesting), "template"
+    if source[at] == "/" and not source.startswith(("//", "/*"), at) and _value_expected(tokens):
         found = _JS_REGEX.match(source, at)
         if found:
             return found.end(), "regex"
+    if source[at] == "<" and _value_expected(tokens):  # where a value begins, < opens JSX (a<b compares)
+        return _jsx_end(source, at, shift, nesting), "jsx"
     return None, ""
+
+
+def _value_expected(tokens: list[_Node]) -> bool:
+    """Say whether a value may begin after these tokens: then / starts a regex and < a JSX element, else both are
+    operators. Example: after "f ( a =" or "typeof" -> True; after "a", ")" or "x.in" -> False"""
+    if not tokens:
+        return True
+    previous = tokens[-1]
+    if previous.kind == "name":  # a property name after . is no keyword: x.in / 2 divides
+        return previous.text in _JS_VALUE_WORDS and not (len(tokens) > 1 and tokens[-2].text in (".", "?."))
+    return previous.kind == "op" and previous.text not in _JS_VALUE_END
 
 
 def _template_end(source: str, at: int, nesting: int = 0) -> int:
@@ -3869,6 +3987,115 @@ def _substitution_end(source: str, at: int, nesting: int = 0) -> int:
         depth += {"{": 1, "}": -1}.get(char, 0)
         at += 1
     raise DecodeError("javascript: a template substitution ${...} is not closed")
+
+
+# JSX, as tree-sitter-javascript 0.21.4 reads it (grammar.js: jsx_element ... jsx_expression): bfcl's parser
+# knows it, so f(a=<div className="x">{y}</div>) decodes to the source text, as any other value does. Read
+# here as one token, as a template string is: its text is not JavaScript's, so the tokenizer cannot split it.
+_JSX_IDENTIFIER = re.compile(r"[a-zA-Z_$][a-zA-Z\d_$]*-[a-zA-Z\d_$-]*|" + _NAME)  # data-id, aria-label, or a name
+_JSX_PLAIN_NAME = re.compile(_NAME)
+_JSX_EXTRAS = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.DOTALL)
+_JSX_REFERENCE = r"&(?:#(?:[xX][0-9a-fA-F]{1,6}|[0-9]{1,5})|[A-Za-z]{1,30});"  # &amp; &#123; &#x7B;
+_JSX_CHILD_TEXT = re.compile(r"[^{}<>&]+|" + _JSX_REFERENCE)  # subtle: a bare & or a > or } in the text is an ERROR
+_JSX_STRING = re.compile(r'"(?:[^"&]|&[^#A-Za-z]|{0})*"|\'(?:[^\'&]|&[^#A-Za-z]|{0})*\''.format(_JSX_REFERENCE))
+
+
+def _jsx_end(source: str, at: int, shift: int = 0, nesting: int = 0) -> int:
+    """Return where the JSX element or fragment starting at source[at] ("<") ends; malformed JSX is a DecodeError.
+
+    The closing tag's name is not compared with the opening one's (<a></b> parses in tree-sitter).
+    Example: _jsx_end('<p a="1">hi {x}</p>, b=2', 0) -> 19"""
+    _refuse_deep_nesting(nesting, "javascript: JSX elements")
+    at = _jsx_skip(source, at + 1)
+    if not source.startswith(">", at):  # <> opens a fragment; anything else opens an element, named
+        at = _jsx_skip(source, _jsx_name(source, at, shift, members=True))
+        while not source.startswith((">", "/>"), at):
+            at = _jsx_skip(source, _jsx_attribute_end(source, at, shift, nesting))
+        if source.startswith("/>", at):
+            return at + 2
+    at += 1
+    while True:  # the children, up to </...>
+        at = _jsx_skip(source, at)  # subtle: // or /* first in a child is a comment (// runs to the line's end)
+        if source.startswith("</", at):
+            at = _jsx_skip(source, at + 2)
+            if not source.startswith(">", at):
+                at = _jsx_skip(source, _jsx_name(source, at, shift, members=True))
+            return _jsx_expect(source, at, ">", shift) + 1
+        if source.startswith("<", at):
+            at = _jsx_end(source, at, shift, nesting + 1)
+        elif source.startswith("{", at):
+            at = _jsx_expression_end(source, at, shift, nesting + 1)
+        elif found := _JSX_CHILD_TEXT.match(source, at):
+            at = found.end()
+        else:
+            _jsx_fail(source, at, shift, "text, an element or {...} (a > or } in JSX text is written {'>'}, "
+                                         "an & begins an entity such as &amp;)")
+
+
+def _jsx_attribute_end(source: str, at: int, shift: int, nesting: int) -> int:
+    """Return where an attribute ends: {...spread}, or a name (x, data-id, xlink:href), then = and a value or none."""
+    if source.startswith("{", at):
+        return _jsx_expression_end(source, at, shift, nesting + 1)
+    at = _jsx_name(source, at, shift, members=False)
+    after = _jsx_skip(source, at)
+    if not source.startswith("=", after):
+        return at
+    at = _jsx_skip(source, after + 1)
+    if source.startswith("{", at):
+        return _jsx_expression_end(source, at, shift, nesting + 1)
+    if source.startswith("<", at):
+        return _jsx_end(source, at, shift, nesting + 1)
+    found = _JSX_STRING.match(source, at)  # no escapes: "a\" is the text a\ ; an & must begin an entity or be &;
+    return found.end() if found else _jsx_fail(source, at, shift, "an attribute value: a string, {...} or an element")
+
+
+def _jsx_name(source: str, at: int, shift: int, members: bool) -> int:
+    """Return where a JSX name ends: a name or data-id, ns:name, or (an element's) a.b.c of plain names."""
+    found = _JSX_IDENTIFIER.match(source, at) or _jsx_fail(source, at, shift, "a JSX name")
+    at, dashed, after = found.end(), "-" in found.group(), _jsx_skip(source, found.end())
+    if source.startswith(":", after):
+        second = _JSX_IDENTIFIER.match(source, _jsx_skip(source, after + 1))
+        return second.end() if second else _jsx_fail(source, after + 1, shift, "a name after ':'")
+    while members and not dashed and source.startswith(".", after):
+        part = _JSX_PLAIN_NAME.match(source, _jsx_skip(source, after + 1))
+        if not part or "-" in source[part.end():part.end() + 1]:
+            _jsx_fail(source, after + 1, shift, "a plain name after '.' (a.b.c)")
+        at, after = part.end(), _jsx_skip(source, part.end())
+    return at
+
+
+def _jsx_expression_end(source: str, at: int, shift: int, nesting: int) -> int:
+    """Return where the {...} at source[at] ends; it holds nothing, an expression, a sequence or a ...spread,
+    read by the JavaScript parser itself (tree-sitter's jsx_expression)."""
+    _refuse_deep_nesting(nesting, "javascript: JSX elements")
+    tokens, depth = [], 0
+    for token in _scan(source, "javascript", at + 1, shift, nesting):
+        if token.kind == "op" and token.text == "}" and depth == 0:
+            tokens.append(_Node("end", token.start, token.start, text="", line_break=True))
+            _JsParser.over(source, tokens, shift, depth=nesting).jsx_expression()
+            return token.end
+        if token.kind == "op":
+            depth += (token.text in ("(", "[", "{")) - (token.text in (")", "]", "}"))
+        tokens.append(token)
+    raise DecodeError(f"javascript: a JSX expression {{...}} at character {at + shift} is not closed")
+
+
+def _jsx_skip(source: str, at: int) -> int:
+    """Skip white space and comments, which may stand between the parts of a tag. Example: ('a /* c */ b', 1) -> 10"""
+    if source.startswith("/*", at) and source.find("*/", at + 2) < 0:
+        raise DecodeError("javascript: a comment /* is not closed")
+    return _JSX_EXTRAS.match(source, at).end()
+
+
+def _jsx_expect(source: str, at: int, text: str, shift: int) -> int:
+    """Return at if text stands there; else a DecodeError saying so."""
+    return at if source.startswith(text, at) else _jsx_fail(source, at, shift, repr(text))
+
+
+def _jsx_fail(source: str, at: int, shift: int, expected: str):
+    """Raise the DecodeError of malformed JSX: what was expected where, and what stands there."""
+    got = repr(source[at:at + 10]) if at < len(source) else "the end"
+    raise DecodeError(f"javascript: in JSX, expected {expected} at character {at + shift}, got {got}")
 
 
 # Hardening: how deep a text may nest. Recursive descent spends Python frames on every level, so
@@ -3926,6 +4153,14 @@ class _Parser:
         self.shift = (len(text) - len(self.source)) // 2  # positions in errors count in the text given
         self.tokens, self.i = _tokenize(self.source, self.language, self.shift), 0
         self.depth = 0  # the rules open now (_nesting_limited)
+
+    @classmethod
+    def over(cls, source: str, tokens: list[_Node], shift: int, depth: int = 0) -> "_Parser":
+        """A parser of tokens already read from source (what a JSX {...} holds), its rules counted from depth."""
+        parser = cls.__new__(cls)
+        parser.source, parser.shift, parser.tokens, parser.i, parser.depth, parser.first = \
+            source, shift, tokens, 0, depth, False
+        return parser
 
     def program(self) -> _Node:
         """Read statements to the end; each language's parser says what a statement is."""
@@ -4441,9 +4676,11 @@ def decode_js_calls(text: str) -> list[dict] | None:
     The values are the source text of the right side, with one pair of quotes removed:
     "a" + "b" reads a" + "b. A positional identifier or true goes under the key None; other
     positional values are dropped.
+    JSX and regex literals are read as tree-sitter-javascript reads them: f(a=<div/>) decodes,
+    f(a=/p/A) fails (a flag is a lower case letter), and so does dir=/projects/myApp/x.
     Departures: function, arrow and class bodies are skipped unread (tree-sitter checks them);
-    JSX, and statements other than expressions, declarations, labels and blocks (if, for,
-    return, ...) fail here; tree-sitter's repairs of broken text (a MISSING "]") are not made.
+    statements other than expressions, declarations, labels and blocks (if, for, return, ...)
+    fail here; tree-sitter's repairs of broken text (a MISSING "]") are not made.
     Example: decode_js_calls('[setText(newText="Hi", start=5.0)]') -> [{'setText': {'newText': 'Hi', 'start': '5.0'}}]
     """
     parser = _JsParser(text)
@@ -4637,6 +4874,8 @@ class _JsParser(_Parser):
         token = self.tok
         if token.kind in ("number", "string", "regex"):
             return self.take(token.kind)
+        if token.kind == "jsx":  # read whole by the tokenizer (_jsx_end)
+            return self.take("jsx_element")
         if token.kind == "template":
             return self.take("template_string")
         if token.kind == "name":
@@ -4661,6 +4900,8 @@ class _JsParser(_Parser):
             keyword = self.take()
             if self.at("new"):
                 constructor = self.word()
+            elif self.tok.kind == "jsx":  # new <p/> is an ERROR: JSX is an expression, not the primary new takes
+                self.fail("a constructor")
             else:
                 constructor = self.postfix(self.primary(), calls=False)
             parts = [keyword, constructor]
@@ -4674,6 +4915,16 @@ class _JsParser(_Parser):
                 parts += [self.take(), self.postfix(self.primary())]
             return _node("class", parts + [self.group("class_body") if self.at("{") else self.fail("'{'")])
         return self.take("identifier")
+
+    def jsx_expression(self) -> None:
+        """Read what a JSX {...} holds, to the end: nothing, an expression or a sequence, or a ...spread."""
+        if self.at("..."):
+            self.take()
+            self.assignment()
+        elif self.tok.kind != "end":
+            self.sequence()
+        if self.tok.kind != "end":
+            self.fail("'}'")
 
     def array(self) -> _Node:
         parts = [self.take()]
@@ -4765,6 +5016,197 @@ def _retry_wait(headers, attempt: int) -> float:
     return wait if wait is not None and 0 < wait <= 60 else 0.5 * 2 ** attempt
 
 
+# ---------------------------------------------------------------------------------------------
+# --- Appendix C. BFCL's model table: display names and formats (section 6b) ---
+# ---------------------------------------------------------------------------------------------
+# bfcl evaluate looks each result folder up in MODEL_CONFIG_MAPPING (bfcl-eval 2026.3.23,
+# bfcl_eval/constants/model_config.py): display_name heads the model's row in every data_*.csv,
+# is_fc_model picks its decoder (the lab's mode), underscore_to_dot whether a.b is expected as a_b.
+# Copied field for field; a model outside it is graded by its name (mode_of) and shown by it.
+
+BFCL_MODELS = {  # model id: (display name, is_fc_model, underscore_to_dot), in bfcl's order
+    "gorilla-openfunctions-v2": ("Gorilla-OpenFunctions-v2 (FC)", True, False),
+    "DeepSeek-V3.2-Exp": ("DeepSeek-V3.2-Exp (Prompt)", False, False),
+    "DeepSeek-V3.2-Exp-FC": ("DeepSeek-V3.2-Exp (FC)", True, True),
+    "DeepSeek-V3.2-Exp-thinking": ("DeepSeek-V3.2-Exp (Prompt + Thinking)", False, False),
+    "gpt-5.2-2025-12-11-FC": ("GPT-5.2-2025-12-11 (FC)", True, True),
+    "gpt-5.2-2025-12-11": ("GPT-5.2-2025-12-11 (Prompt)", False, False),
+    "gpt-5-mini-2025-08-07-FC": ("GPT-5-mini-2025-08-07 (FC)", True, True),
+    "gpt-5-mini-2025-08-07": ("GPT-5-mini-2025-08-07 (Prompt)", False, False),
+    "gpt-5-nano-2025-08-07-FC": ("GPT-5-nano-2025-08-07 (FC)", True, True),
+    "gpt-5-nano-2025-08-07": ("GPT-5-nano-2025-08-07 (Prompt)", False, False),
+    "gpt-4.1-2025-04-14-FC": ("GPT-4.1-2025-04-14 (FC)", True, True),
+    "gpt-4.1-2025-04-14": ("GPT-4.1-2025-04-14 (Prompt)", False, False),
+    "gpt-4.1-mini-2025-04-14-FC": ("GPT-4.1-mini-2025-04-14 (FC)", True, True),
+    "gpt-4.1-mini-2025-04-14": ("GPT-4.1-mini-2025-04-14 (Prompt)", False, False),
+    "gpt-4.1-nano-2025-04-14-FC": ("GPT-4.1-nano-2025-04-14 (FC)", True, True),
+    "gpt-4.1-nano-2025-04-14": ("GPT-4.1-nano-2025-04-14 (Prompt)", False, False),
+    "gpt-4o-2024-11-20": ("GPT-4o-2024-11-20 (Prompt)", False, False),
+    "gpt-4o-2024-11-20-FC": ("GPT-4o-2024-11-20 (FC)", True, True),
+    "gpt-4o-mini-2024-07-18": ("GPT-4o-mini-2024-07-18 (Prompt)", False, False),
+    "gpt-4o-mini-2024-07-18-FC": ("GPT-4o-mini-2024-07-18 (FC)", True, True),
+    "o3-2025-04-16": ("o3-2025-04-16 (Prompt)", False, False),
+    "o3-2025-04-16-FC": ("o3-2025-04-16 (FC)", True, True),
+    "o4-mini-2025-04-16": ("o4-mini-2025-04-16 (Prompt)", False, False),
+    "o4-mini-2025-04-16-FC": ("o4-mini-2025-04-16 (FC)", True, True),
+    "claude-opus-4-5-20251101": ("Claude-Opus-4-5-20251101 (Prompt)", False, False),
+    "claude-opus-4-5-20251101-FC": ("Claude-Opus-4-5-20251101 (FC)", True, True),
+    "claude-sonnet-4-5-20250929": ("Claude-Sonnet-4-5-20250929 (Prompt)", False, False),
+    "claude-sonnet-4-5-20250929-FC": ("Claude-Sonnet-4-5-20250929 (FC)", True, True),
+    "claude-haiku-4-5-20251001": ("Claude-Haiku-4-5-20251001 (Prompt)", False, False),
+    "claude-haiku-4-5-20251001-FC": ("Claude-Haiku-4-5-20251001 (FC)", True, True),
+    "nova-pro-v1.0": ("Amazon-Nova-Pro-v1:0 (FC)", True, True),
+    "nova-2-lite-v1.0": ("Amazon-Nova-2-Lite-v1:0 (FC)", True, True),
+    "nova-micro-v1.0": ("Amazon-Nova-Micro-v1:0 (FC)", True, True),
+    "open-mistral-nemo-2407": ("Open-Mistral-Nemo-2407 (Prompt)", False, False),
+    "open-mistral-nemo-2407-FC": ("Open-Mistral-Nemo-2407 (FC)", True, True),
+    "mistral-large-2411": ("mistral-large-2411 (Prompt)", False, False),
+    "mistral-large-2411-FC": ("mistral-large-2411 (FC)", True, True),
+    "mistral-small-2506": ("Mistral-Small-2506 (Prompt)", False, False),
+    "mistral-small-2506-FC": ("Mistral-small-2506 (FC)", True, True),
+    "mistral-medium-2505": ("Mistral-Medium-2505", False, False),
+    "mistral-medium-2505-FC": ("Mistral-Medium-2505 (FC)", True, True),
+    "firefunction-v2-FC": ("FireFunction-v2 (FC)", True, False),
+    "gemini-2.5-flash-lite-FC": ("Gemini-2.5-Flash-Lite (FC)", True, True),
+    "gemini-2.5-flash-lite": ("Gemini-2.5-Flash-Lite (Prompt)", False, False),
+    "gemini-2.5-flash-FC": ("Gemini-2.5-Flash (FC)", True, True),
+    "gemini-2.5-flash": ("Gemini-2.5-Flash (Prompt)", False, False),
+    "gemini-3-pro-preview-FC": ("Gemini-3-Pro-Preview (FC)", True, True),
+    "gemini-3-pro-preview": ("Gemini-3-Pro-Preview (Prompt)", False, False),
+    "gemini-3.1-flash-lite-preview-FC": ("Gemini-3.1-Flash-Lite-Preview (FC)", True, True),
+    "gemini-3.1-flash-lite-preview": ("Gemini-3.1-Flash-Lite-Preview (Prompt)", False, False),
+    "meetkai/functionary-small-v3.1-FC": ("Functionary-Small-v3.1 (FC)", True, True),
+    "meetkai/functionary-medium-v3.1-FC": ("Functionary-Medium-v3.1 (FC)", True, True),
+    "command-r7b-12-2024-FC": ("Command R7B (FC)", True, True),
+    "command-a-03-2025-FC": ("Command A (FC)", True, True),
+    "command-a-reasoning-08-2025-FC": ("Command A Reasoning (FC)", True, True),
+    "nvidia/llama-3.1-nemotron-ultra-253b-v1": ("Llama-3.1-Nemotron-Ultra-253B-v1 (FC)", True, False),
+    "nvidia/nemotron-4-340b-instruct": ("Nemotron-4-340b-instruct (Prompt)", False, False),
+    "BitAgent/GoGoAgent": ("GoGoAgent", False, False),
+    "palmyra-x-004": ("palmyra-x-004 (FC)", True, False),
+    "grok-4-0709-FC": ("Grok-4-0709 (FC)", True, True),
+    "grok-4-0709": ("Grok-4-0709 (Prompt)", False, False),
+    "grok-4-1-fast-reasoning-FC": ("Grok-4-1-fast-reasoning (FC)", True, True),
+    "grok-4-1-fast-non-reasoning-FC": ("Grok-4-1-fast-non-reasoning (FC)", True, True),
+    "qwen3-0.6b-FC": ("Qwen3-0.6B (FC)", True, True),
+    "qwen3-0.6b": ("Qwen3-0.6B (Prompt)", False, False),
+    "qwen3-1.7b-FC": ("Qwen3-1.7B (FC)", True, True),
+    "qwen3-1.7b": ("Qwen3-1.7B (Prompt)", False, False),
+    "qwen3-4b-FC": ("Qwen3-4B (FC)", True, True),
+    "qwen3-4b": ("Qwen3-4B (Prompt)", False, False),
+    "qwen3-8b-FC": ("Qwen3-8B (FC)", True, True),
+    "qwen3-8b": ("Qwen3-8B (Prompt)", False, False),
+    "qwen3-14b-FC": ("Qwen3-14B (FC)", True, True),
+    "qwen3-14b": ("Qwen3-14B (Prompt)", False, False),
+    "qwen3-32b-FC": ("Qwen3-32B (FC)", True, True),
+    "qwen3-32b": ("Qwen3-32B (Prompt)", False, False),
+    "qwen3-30b-a3b-instruct-2507-FC": ("Qwen3-30B-A3B-Instruct-2507 (FC)", True, True),
+    "qwen3-30b-a3b-instruct-2507": ("Qwen3-30B-A3B-Instruct-2507 (Prompt)", False, False),
+    "qwen3-235b-a22b-instruct-2507-FC": ("Qwen3-235B-A22B-Instruct-2507 (FC)", True, False),
+    "qwen3-235b-a22b-instruct-2507": ("Qwen3-235B-A22B-Instruct-2507 (Prompt)", False, False),
+    "qwq-32b-FC": ("QwQ-32B (FC)", True, True),
+    "qwq-32b": ("QwQ-32B (Prompt)", False, False),
+    "xiaoming-14B": ("xiaoming-14B (FC)", True, False),
+    "DM-Cito-8B-v3": ("DM-Cito-8B-v3 (Prompt)", False, False),
+    "DM-Cito-32B-v1": ("DM-Cito-32B-v1 (Prompt)", False, False),
+    "Ling/ling-lite-v1.5": ("ling-lite-v1.5 (Prompt)", False, False),
+    "glm-4.6-FC": ("GLM-4.6 (FC thinking)", True, True),
+    "glm-4.5-FC": ("GLM-4.5 (FC)", True, True),
+    "glm-4.5-air-FC": ("GLM-4.5-Air (FC)", True, True),
+    "kimi-k2-0905-preview-FC": ("Moonshotai-Kimi-K2-Instruct (FC)", True, True),
+    "kimi-k2-0905-preview": ("Moonshotai-Kimi-K2-Instruct (Prompt)", False, False),
+    "Nanbeige3.5-Pro-Thinking-FC": ("Nanbeige3.5-Pro-Thinking (FC)", True, True),
+    "deepseek-ai/DeepSeek-R1": ("DeepSeek-R1 (Prompt) (Local)", False, False),
+    "google/gemma-3-1b-it": ("Gemma-3-1b-it (Prompt)", False, False),
+    "google/gemma-3-4b-it": ("Gemma-3-4b-it (Prompt)", False, False),
+    "google/gemma-3-12b-it": ("Gemma-3-12b-it (Prompt)", False, False),
+    "google/gemma-3-27b-it": ("Gemma-3-27b-it (Prompt)", False, False),
+    "google/functiongemma-270m-it-FC": ("FunctionGemma-270m-it (FC)", True, False),
+    "meta-llama/Llama-3.1-8B-Instruct-FC": ("Llama-3.1-8B-Instruct (FC)", True, False),
+    "meta-llama/Llama-3.1-8B-Instruct": ("Llama-3.1-8B-Instruct (Prompt)", False, False),
+    "meta-llama/Llama-3.1-70B-Instruct-FC": ("Llama-3.1-70B-Instruct (FC)", True, False),
+    "meta-llama/Llama-3.1-70B-Instruct": ("Llama-3.1-70B-Instruct (Prompt)", False, False),
+    "meta-llama/Llama-3.2-1B-Instruct-FC": ("Llama-3.2-1B-Instruct (FC)", True, False),
+    "meta-llama/Llama-3.2-3B-Instruct-FC": ("Llama-3.2-3B-Instruct (FC)", True, False),
+    "meta-llama/Llama-3.3-70B-Instruct-FC": ("Llama-3.3-70B-Instruct (FC)", True, False),
+    "meta-llama/Llama-4-Scout-17B-16E-Instruct-FC": ("Llama-4-Scout-17B-16E-Instruct (FC)", True, False),
+    "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8-FC":
+        ("Llama-4-Maverick-17B-128E-Instruct-FP8 (FC)", True, False),
+    "Salesforce/Llama-xLAM-2-70b-fc-r": ("xLAM-2-70b-fc-r (FC)", True, False),
+    "Salesforce/Llama-xLAM-2-8b-fc-r": ("xLAM-2-8b-fc-r (FC)", True, False),
+    "Salesforce/xLAM-2-32b-fc-r": ("xLAM-2-32b-fc-r (FC)", True, False),
+    "Salesforce/xLAM-2-3b-fc-r": ("xLAM-2-3b-fc-r (FC)", True, False),
+    "Salesforce/xLAM-2-1b-fc-r": ("xLAM-2-1b-fc-r (FC)", True, False),
+    "mistralai/Ministral-8B-Instruct-2410": ("Ministral-8B-Instruct-2410 (FC)", False, False),
+    "microsoft/phi-4": ("Phi-4 (Prompt)", False, False),
+    "microsoft/Phi-4-mini-instruct": ("Phi-4-mini-instruct (Prompt)", False, False),
+    "microsoft/Phi-4-mini-instruct-FC": ("Phi-4-mini-instruct (FC)", True, False),
+    "ibm-granite/granite-3.2-8b-instruct": ("Granite-3.2-8B-Instruct (FC)", True, False),
+    "ibm-granite/granite-3.1-8b-instruct": ("Granite-3.1-8B-Instruct (FC)", True, False),
+    "ibm-granite/granite-4.0-350m": ("Granite-4.0-350m (FC)", True, False),
+    "ibm-granite/granite-20b-functioncalling": ("Granite-20b-FunctionCalling (FC)", True, True),
+    "MadeAgents/Hammer2.1-7b": ("Hammer2.1-7b (FC)", True, False),
+    "MadeAgents/Hammer2.1-3b": ("Hammer2.1-3b (FC)", True, False),
+    "MadeAgents/Hammer2.1-1.5b": ("Hammer2.1-1.5b (FC)", True, False),
+    "MadeAgents/Hammer2.1-0.5b": ("Hammer2.1-0.5b (FC)", True, False),
+    "THUDM/glm-4-9b-chat": ("GLM-4-9b-Chat (FC)", True, True),
+    "Qwen/Qwen3-0.6B-FC": ("Qwen3-0.6B (FC)", True, False),
+    "Qwen/Qwen3-0.6B": ("Qwen3-0.6B (Prompt)", False, False),
+    "Qwen/Qwen3-1.7B-FC": ("Qwen3-1.7B (FC)", True, False),
+    "Qwen/Qwen3-1.7B": ("Qwen3-1.7B (Prompt)", False, False),
+    "Qwen/Qwen3-4B-Instruct-2507-FC": ("Qwen3-4B-Instruct-2507 (FC)", True, False),
+    "Qwen/Qwen3-4B-Instruct-2507": ("Qwen3-4B-Instruct-2507 (Prompt)", False, False),
+    "Qwen/Qwen3-8B-FC": ("Qwen3-8B (FC)", True, False),
+    "Qwen/Qwen3-8B": ("Qwen3-8B (Prompt)", False, False),
+    "Qwen/Qwen3-14B-FC": ("Qwen3-14B (FC)", True, False),
+    "Qwen/Qwen3-14B": ("Qwen3-14B (Prompt)", False, False),
+    "Qwen/Qwen3-32B-FC": ("Qwen3-32B (FC)", True, False),
+    "Qwen/Qwen3-32B": ("Qwen3-32B (Prompt)", False, False),
+    "Qwen/Qwen3-30B-A3B-Instruct-2507-FC": ("Qwen3-30B-A3B-Instruct-2507 (FC)", True, False),
+    "Qwen/Qwen3-30B-A3B-Instruct-2507": ("Qwen3-30B-A3B-Instruct-2507 (Prompt)", False, False),
+    "Qwen/Qwen3-235B-A22B-Instruct-2507-FC": ("Qwen3-235B-A22B-Instruct-2507 (FC)", True, False),
+    "Qwen/Qwen3-235B-A22B-Instruct-2507": ("Qwen3-235B-A22B-Instruct-2507 (Prompt)", False, False),
+    "X-Humanoid/Pelican1.0-VL-235B-A22B-FC": ("Pelican1.0-VL-235B-A22 (FC)", True, False),
+    "X-Humanoid/Pelican1.0-VL-30B-A3B-FC": ("Pelican1.0-VL-30B-A3B (FC)", True, False),
+    "Team-ACE/ToolACE-2-8B": ("ToolACE-2-8B (FC)", False, False),
+    "openbmb/MiniCPM3-4B": ("MiniCPM3-4B (Prompt)", False, False),
+    "openbmb/MiniCPM3-4B-FC": ("MiniCPM3-4B-FC (FC)", True, True),
+    "openbmb/MiniCPM-SALA-FC": ("MiniCPM-SALA (FC)", True, True),
+    "watt-ai/watt-tool-8B": ("watt-tool-8B (FC)", False, False),
+    "watt-ai/watt-tool-70B": ("watt-tool-70B (FC)", False, False),
+    "ZJared/Haha-7B": ("Haha-7B", False, False),
+    "speakleash/Bielik-11B-v2.3-Instruct": ("Bielik-11B-v2.3-Instruct (Prompt)", False, False),
+    "NovaSky-AI/Sky-T1-32B-Preview": ("Sky-T1-32B-Preview (Prompt)", False, False),
+    "tiiuae/Falcon3-10B-Instruct-FC": ("Falcon3-10B-Instruct (FC)", True, False),
+    "tiiuae/Falcon3-7B-Instruct-FC": ("Falcon3-7B-Instruct (FC)", True, False),
+    "tiiuae/Falcon3-3B-Instruct-FC": ("Falcon3-3B-Instruct (FC)", True, False),
+    "tiiuae/Falcon3-1B-Instruct-FC": ("Falcon3-1B-Instruct (FC)", True, False),
+    "uiuc-convai/CoALM-8B": ("CoALM-8B", False, False),
+    "uiuc-convai/CoALM-70B": ("CoALM-70B", False, False),
+    "uiuc-convai/CoALM-405B": ("CoALM-405B", False, False),
+    "katanemo/Arch-Agent-1.5B": ("Arch-Agent-1.5B", True, False),
+    "katanemo/Arch-Agent-3B": ("Arch-Agent-3B", True, False),
+    "katanemo/Arch-Agent-7B": ("Arch-Agent-7B", True, False),
+    "katanemo/Arch-Agent-32B": ("Arch-Agent-32B", True, False),
+    "BitAgent/BitAgent-8B": ("BitAgent-8B", False, False),
+    "BitAgent/BitAgent-Bounty-8B": ("BitAgent-Bounty-8B", True, False),
+    "ThinkAgents/ThinkAgent-1B": ("ThinkAgent-1B (FC)", True, False),
+    "phronetic-ai/RZN-T": ("RZN-T (Prompt)", False, False),
+    "Nanbeige/Nanbeige4-3B-Thinking-2511": ("Nanbeige4-3B-Thinking-2511 (FC)", True, False),
+    "meta-llama/llama-4-maverick-17b-128e-instruct-fp8-novita":
+        ("Llama-4-Maverick-17B-128E-Instruct-FP8 (Prompt) (Novita)", False, False),
+    "meta-llama/llama-4-maverick-17b-128e-instruct-fp8-FC-novita":
+        ("Llama-4-Maverick-17B-128E-Instruct-FP8 (FC) (Novita)", True, True),
+    "meta-llama/llama-4-scout-17b-16e-instruct-novita":
+        ("Llama-4-Scout-17B-16E-Instruct (Prompt) (Novita)", False, False),
+    "meta-llama/llama-4-scout-17b-16e-instruct-FC-novita": ("Llama-4-Scout-17B-16E-Instruct (FC) (Novita)", True, True),
+    "qwen/qwq-32b-FC-novita": ("Qwen/QwQ-32B (FC) (Novita)", True, True),
+    "qwen/qwq-32b-novita": ("Qwen/QwQ-32B (Prompt) (Novita)", False, False),
+    "qwen3-4b-think-FC": ("Qwen3-4B-Think (FC)", True, True),
+    "qwen3-4b-nothink-FC": ("Qwen3-4B-NoThink (FC)", True, True),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line: grade one result file, or a whole result folder, as bfcl evaluate does (see --help)."""
     import argparse
@@ -4781,12 +5223,13 @@ def main(argv: list[str] | None = None) -> int:
     grade.add_argument("files", nargs="*", metavar="FILE", help="QUESTIONS POSSIBLE_ANSWERS RESULTS")
     grade.add_argument("--result-dir", help="a result folder: <model>/**/BFCL_v4_<category>_result.json")
     grade.add_argument("--data-dir", help="with --result-dir: the folder of BFCL_v4_<category>.json and possible_answer/")
-    grade.add_argument("--score-dir", help="write bfcl's score files (and data_non_live.csv) there")
-    grade.add_argument("--model", action="append", help="the model's name (its mode: -FC means fc); with --result-dir, "
-                                                         "grade only these folders")
+    grade.add_argument("--score-dir", help="write bfcl's score files (and data_non_live.csv, data_live.csv) there")
+    grade.add_argument("--model", action="append", help="the model's name (its mode: bfcl's model table, else -FC "
+                                                         "means fc); with --result-dir, grade only these folders")
     grade.add_argument("--category", action="append", help="with --result-dir: grade only this category (repeatable)")
     grade.add_argument("--mode", choices=MODES, help="the model's format: prompt (Python-call text) or fc (function-"
-                                                     "calling lists); default: from the model's name")
+                                                     "calling lists); default: from bfcl's model table, else the "
+                                                     "model's name")
     grade.add_argument("--partial", action="store_true", help="grade a result file that answers only some questions "
                                                               "(bfcl evaluate's --partial-eval)")
     grade.add_argument("--lenient", action="store_true", help="read any format with the lab's reader, not bfcl's "
@@ -4800,15 +5243,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     left_out: list[tuple[str, str, str]] = []
     try:
-        scores, header = _run_grade(args, left_out)
+        scores, header, modes = _run_grade(args, left_out)
         if args.score_dir:
             for model, categories in scores.items():
                 for score in categories:
                     write_scores(args.score_dir, model, score)
             write_non_live_csv(args.score_dir, scores)
+            write_live_csv(args.score_dir, scores)
     except GradeError as exc:
         print(f"{prog} grade: {exc}", file=sys.stderr)
         return 2
+    for model, categories in scores.items():  # a mode given or bfcl's: graded as bfcl grades it, with a note
+        for advice in filter(None, (fc_output_advice(s, modes[model]) for s in categories if not args.lenient)):
+            print(f"{prog} grade: note: {model}: {advice}, as bfcl grades them in this mode; --mode fc reads them "
+                  "as function calls", file=sys.stderr)
     print(format_scores(scores, header, args.failures))
     if left_out:  # said on both streams: the report shows it, and a script sees it on stderr and in the exit code
         print("\n" + format_left_out(left_out))
@@ -4827,9 +5275,9 @@ def format_left_out(left_out: list[tuple[str, str, str]]) -> str:
     return "\n".join(lines)
 
 
-def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], str]:
-    """Grade what the command line names; return the scores and the report's header (left_out: see
-    grade_result_dir)."""
+def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], str, dict[str, str]]:
+    """Grade what the command line names; return the scores, the report's header and each model's mode (left_out:
+    see grade_result_dir)."""
     options = {"optimal": args.optimal} | ({"dots_to_underscores": args.dots} if args.dots is not None else {})
     reader = "the lab's lenient reader (--lenient): not bfcl's decoder, so accuracies may differ from bfcl evaluate" \
         if args.lenient else "bfcl's decoder for the model's format"
@@ -4841,7 +5289,8 @@ def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], st
                                   left_out=left_out, **options)
         modes = {m: args.mode or mode_of(m) for m in scores}
         said = ", ".join(f"{m}: {modes[m]}" for m in scores)
-        return scores, f"Graded with {reader}; mode {'as given' if args.mode else 'from each name'} ({said})."
+        how = "as given" if args.mode else "from bfcl's model table, or else each name"
+        return scores, f"Graded with {reader}; mode {how} ({said}).", modes
     if len(args.files) != 3:
         raise GradeError(f"give three files, QUESTIONS POSSIBLE_ANSWERS RESULTS (got {len(args.files)}), "
                          "or --result-dir and --data-dir")
@@ -4849,6 +5298,8 @@ def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], st
     model = (args.model or [None])[0]
     if args.mode:
         mode, why = args.mode, "as given"
+    elif model and bfcl_model(model):
+        mode, why = mode_of(model), f"from bfcl's model table: {model}"
     elif model:
         mode, why = mode_of(model), f"from the model name {model}"
     else:
@@ -4858,7 +5309,9 @@ def _run_grade(args, left_out: list) -> tuple[dict[str, list[CategoryScore]], st
                                                                                 "function-calling results")
     score = grade_files(questions, None if answers == "-" else answers, results, mode=mode, partial=args.partial,
                         lenient=args.lenient, **_options_for(model or "", mode, options))
-    return {model or "results": [score]}, f"Graded with {reader}; mode {mode} ({why})."
+    if not args.mode and not args.lenient and not bfcl_model(model or ""):
+        _refuse_guessed_prompt_mode(model or results, mode, [score], "--mode fc")
+    return {model or "results": [score]}, f"Graded with {reader}; mode {mode} ({why}).", {model or "results": mode}
 
 
 # ---------------------------------------------------------------------------------------------

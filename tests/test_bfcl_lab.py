@@ -1190,19 +1190,24 @@ class CommandLine(unittest.TestCase):
         plain = bfcl_files(self.QUESTIONS, self.ANSWERS, self.FC)
         fc_folder = scratch() / "gpt-4o-2024-11-20-FC" / "non_live"
         named = bfcl_files(self.QUESTIONS, self.ANSWERS, self.FC, folder=fc_folder)
-        cases = [  # (paths, options, the header says, correct of 3)
-            (plain, [], "mode prompt (the default", 0),
-            (plain, ["--mode", "fc"], "mode fc (as given)", 2),
-            (plain, ["--model", "gpt-4o-2024-11-20-FC"], "mode fc (from the model name gpt-4o-2024-11-20-FC)", 2),
-            (plain, ["--model", "gpt-4o-2024-11-20"], "mode prompt (from the model name gpt-4o-2024-11-20)", 0),
-            (named, [], "mode fc (from the folder gpt-4o-2024-11-20-FC)", 2),
-            (named, ["--mode", "prompt"], "mode prompt (as given)", 0),
-            (named, ["--keep-dots"], "mode fc (from the folder gpt-4o-2024-11-20-FC)", 1),  # math_factorial fails
+        note = ("bfcl_lab.py grade: note: {}: simple_python: 2 of 3 results are lists of {{name: arguments}} calls, "
+                "as a function-calling (FC) model writes them; prompt mode's decoder reads text, so each fails to "
+                "decode, as bfcl grades them in this mode; --mode fc reads them as function calls\n")
+        cases = [  # (paths, options, the header says, correct of 3, the note on stderr) (no options: FCOutput)
+            (plain, ["--mode", "fc"], "mode fc (as given)", 2, ""),
+            (plain, ["--model", "gpt-4o-2024-11-20-FC"], "mode fc (from bfcl's model table: gpt-4o-2024-11-20-FC)",
+             2, ""),
+            (plain, ["--model", "gpt-4o-2024-11-20"], "mode prompt (from bfcl's model table: gpt-4o-2024-11-20)", 0,
+             note.format("gpt-4o-2024-11-20")),  # bfcl grades this model in prompt mode: its number, with a note
+            (plain, ["--model", "my-model-FC"], "mode fc (from the model name my-model-FC)", 2, ""),
+            (named, [], "mode fc (from the folder gpt-4o-2024-11-20-FC)", 2, ""),
+            (named, ["--mode", "prompt"], "mode prompt (as given)", 0, note.format("results")),
+            (named, ["--keep-dots"], "mode fc (from the folder gpt-4o-2024-11-20-FC)", 1, ""),  # math_factorial fails
         ]
-        for paths, options, said, correct in cases:
+        for paths, options, said, correct, err_said in cases:
             with self.subTest(paths=paths[2], options=options):
                 code, out, err = run_grade(*paths, *options)
-                self.assertEqual((code, err), (0, ""))
+                self.assertEqual((code, err), (0, err_said))
                 self.assertIn(said, out.splitlines()[0])
                 self.assertRegex(out, row("simple_python", correct, 3, f"{correct / 3 * 100:.2f}%"))
 
@@ -1266,11 +1271,17 @@ DIR_COUNTS = {  # (correct, total) per model and category
     PROMPT_MODEL: {"irrelevance": (1, 2), "multiple": (1, 2), "parallel": (1, 1), "simple_python": (9, 11)},
     FC_MODEL: {"irrelevance": (1, 2), "multiple": (2, 2), "simple_python": (8, 11)},
 }
-NON_LIVE_CSV = (  # Simple AST = (9/11 + 0 + 0) / 3; Non-Live Overall = (27.27% + 50% + 100% + 0) / 4
+NON_LIVE_CSV = (  # Non-Live Overall = (Simple AST (9/11 + 0 + 0) / 3 = 27.27% + 50% + 100% + 0) / 4; Simple AST
+    # itself N/A, as Java and JavaScript are missing (bfcl-eval's generate_leaderboard_csv on these scores wrote this)
     "Rank,Model,Non-Live Overall Acc,AST Summary,Simple AST,Python Simple AST,Java Simple AST,JavaScript Simple AST,"
     "Multiple AST,Parallel AST,Parallel Multiple AST,Irrelevance Detection\n"
-    "1,gpt-4o-2024-11-20,44.32%,N/A,27.27%,81.82%,N/A,N/A,50.00%,100.00%,N/A,50.00%\n"
-    "2,gpt-4o-2024-11-20-FC,31.06%,N/A,24.24%,72.73%,N/A,N/A,100.00%,N/A,N/A,50.00%")  # no final newline
+    "1,GPT-4o-2024-11-20 (Prompt),44.32%,N/A,N/A,81.82%,N/A,N/A,50.00%,100.00%,N/A,50.00%\n"
+    "2,GPT-4o-2024-11-20 (FC),31.06%,N/A,N/A,72.73%,N/A,N/A,100.00%,N/A,N/A,50.00%")  # no final newline
+LIVE_CSV_NONE = (  # no live category graded: the overall counts each 0 over its size in bfcl's data; the rest N/A
+    "Rank,Model,Live Overall Acc,AST Summary,Python Simple AST,Python Multiple AST,Python Parallel AST,"
+    "Python Parallel Multiple AST,Irrelevance Detection,Relevance Detection\n"
+    "1,GPT-4o-2024-11-20 (Prompt),0.00%,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n"
+    "2,GPT-4o-2024-11-20 (FC),0.00%,N/A,N/A,N/A,N/A,N/A,N/A,N/A")
 
 
 def counts(scores):
@@ -1488,9 +1499,11 @@ class ResultDir(unittest.TestCase):
 
     def test_data_non_live_csv(self):
         self.assertEqual(self.graded[0], 0)
-        # the Model column is the folder name: bfcl's display name ("GPT-4o-2024-11-20 (Prompt)") is in its model
-        # table, which the lab does not carry
+        # the Model column is bfcl's display name, from its model table (Appendix C)
         self.assertEqual((self.score / "data_non_live.csv").read_text(encoding="utf-8"), NON_LIVE_CSV)
+
+    def test_data_live_csv_beside_it(self):
+        self.assertEqual((self.score / "data_live.csv").read_text(encoding="utf-8"), LIVE_CSV_NONE)
 
     def test_the_non_live_summary(self):
         scores = [bfcl_lab.CategoryScore("simple_python", []), bfcl_lab.CategoryScore("multiple", [])]
@@ -1499,6 +1512,156 @@ class ResultDir(unittest.TestCase):
         self.assertEqual(summary["Simple AST"], 1 / 3)  # java and javascript missing: 0
         self.assertEqual(summary["Non-Live Overall Acc"], (1 / 3 + 0.0) / 4)  # multiple has no lines: 0
         self.assertIsNone(summary["simple_java"])
+
+
+# Live categories in a result folder; expected counts by hand, the CSV as bfcl-eval 2026.3.23's own
+# generate_leaderboard_csv writes it for these scores. nova-pro-v1.0 is an FC model with no FC in its name.
+LIVE_MODEL, TABLE_FC_MODEL = "gpt-4o-2024-11-20", "nova-pro-v1.0"
+LIVE_QUESTIONS = {
+    "live_simple": [q(f"live_simple_{i}-{i}-0", ADD) for i in range(4)],
+    "live_multiple": [q(f"live_multiple_{i}-{i}-0", ADD, MULT) for i in range(2)],
+    "live_parallel": [q("live_parallel_0-0-0", ADD)],
+    "live_parallel_multiple": [q("live_parallel_multiple_0-0-0", ADD, MULT)],
+    "live_irrelevance": [q(f"live_irrelevance_{i}-{i}-0", ADD) for i in range(2)],
+    "live_relevance": [q("live_relevance_0-0-0", ADD)],
+}
+LIVE_ANSWERS = {
+    "live_simple": [gt(f"live_simple_{i}-{i}-0", ADD_23) for i in range(4)],
+    "live_multiple": [gt(f"live_multiple_{i}-{i}-0", MULT_67) for i in range(2)],
+    "live_parallel": [gt("live_parallel_0-0-0", PAR_ADD)],
+    "live_parallel_multiple": [gt("live_parallel_multiple_0-0-0", PAR_MULTI)],
+}
+LIVE_RESULTS = {
+    LIVE_MODEL: {  # live_simple 3/4, live_multiple 1/2, live_irrelevance 1/2, live_relevance 1/1
+        "live_simple": [res(f"live_simple_{i}-{i}-0", "[add(a=2, b=3)]" if i else "[add(a=2, b=4)]") for i in range(4)],
+        "live_multiple": [res("live_multiple_0-0-0", "[mult(a=6, b=7)]"),
+                          res("live_multiple_1-1-0", "[add(a=6, b=7)]")],
+        "live_irrelevance": [res("live_irrelevance_0-0-0", NONE_FIT), res("live_irrelevance_1-1-0", "[add(a=1, b=2)]")],
+        "live_relevance": [res("live_relevance_0-0-0", "[add(a=1, b=2)]")],
+    },
+    TABLE_FC_MODEL: {  # fc, from bfcl's table: live_simple 2/2, live_multiple 1/1, live_parallel 0/1, p. multiple 1/1
+        "live_simple": [res(f"live_simple_{i}-{i}-0", [{"add": '{"a": 2, "b": 3}'}]) for i in range(2)],
+        "live_multiple": [res("live_multiple_0-0-0", [{"mult": '{"a": 6, "b": 7}'}])],
+        "live_parallel": [res("live_parallel_0-0-0", [{"add": '{"a": 2, "b": 3}'}])],
+        "live_parallel_multiple": [res("live_parallel_multiple_0-0-0",
+                                       [{"add": '{"a": 2, "b": 3}'}, {"mult": '{"a": 4, "b": 5}'}])],
+    },
+}
+LIVE_CSV = (  # nova: (2 + 1 + 0 + 1) / 5 = 80%; gpt-4o: (3 + 1 + 0 + 0) / (4 + 2 + 16 + 24) = 4/46 = 8.70%, as bfcl
+    # counts a category not graded: 0 over its size in its own data (live_parallel 16, live_parallel_multiple 24)
+    "Rank,Model,Live Overall Acc,AST Summary,Python Simple AST,Python Multiple AST,Python Parallel AST,"
+    "Python Parallel Multiple AST,Irrelevance Detection,Relevance Detection\n"
+    "1,Amazon-Nova-Pro-v1:0 (FC),80.00%,80.00%,100.00%,100.00%,0.00%,100.00%,N/A,N/A\n"
+    "2,GPT-4o-2024-11-20 (Prompt),8.70%,N/A,75.00%,50.00%,N/A,N/A,50.00%,100.00%")
+
+
+class LiveScores(unittest.TestCase):
+    """data_live.csv as bfcl writes it (issue 36, item 3): its columns, weights and display names."""
+
+    @classmethod
+    def setUpClass(cls):
+        root = scratch()
+        cls.result, cls.data, cls.score = root / "result", root / "data", root / "score"
+        for category, questions in LIVE_QUESTIONS.items():
+            write(cls.data / f"BFCL_v4_{category}.json", questions, final_newline=False)
+            if category in LIVE_ANSWERS:
+                write(cls.data / "possible_answer" / f"BFCL_v4_{category}.json", LIVE_ANSWERS[category],
+                      final_newline=False)
+        for model, results in LIVE_RESULTS.items():
+            for category, lines in results.items():
+                write(cls.result / model / "live" / f"BFCL_v4_{category}_result.json", lines)
+        cls.graded = run_grade("--result-dir", cls.result, "--data-dir", cls.data, "--score-dir", cls.score,
+                               "--partial")
+
+    def test_data_live_csv(self):
+        code, out, err = self.graded
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn(f"mode from bfcl's model table, or else each name ({LIVE_MODEL}: prompt, {TABLE_FC_MODEL}: fc)",
+                      out.splitlines()[0])
+        self.assertEqual((self.score / "data_live.csv").read_text(encoding="utf-8"), LIVE_CSV)
+        first = (self.score / TABLE_FC_MODEL / "live" / "BFCL_v4_live_simple_score.json").read_text().splitlines()[0]
+        self.assertEqual(json.loads(first), {"accuracy": 1.0, "correct_count": 2, "total_count": 2})
+
+    def test_the_live_line_of_the_table(self):
+        _, out, _ = self.graded
+        block = out.split(f"Model: {LIVE_MODEL}\n")[1]
+        self.assertRegex(block, row("live_simple", 3, 4, "75.00%"))
+        self.assertIn("Live Overall Acc 8.70% (bfcl's mean of Live Simple, Multiple, Parallel and Parallel Multiple "
+                      "weighted by their line counts", block)
+        self.assertNotIn("Non-Live Overall Acc", out)  # no non-live category graded
+
+    def test_the_live_summary(self):
+        scores = [bfcl_lab.CategoryScore("live_simple", [bfcl_lab.GradedLine("live_simple_0", bfcl_lab.PASS, "", [],
+                                                                             {}, [])] * 2)]
+        summary = bfcl_lab.live_summary(scores)  # 2/2 over 2, then 0 over 1053 + 16 + 24 (bfcl's sizes)
+        self.assertEqual(summary["Live Overall Acc"], 2 / (2 + 1053 + 16 + 24))
+        self.assertEqual((summary["live_simple"], summary["live_multiple"]), (1.0, None))
+
+
+class ModelTable(unittest.TestCase):
+    """bfcl's model table (bfcl-eval 2026.3.23, constants/model_config.py): display name, mode, dots (issue 36)."""
+
+    def test_display_names_modes_and_dots(self):
+        cases = [  # (result folder, display_name, mode: is_fc_model, dots_to_underscores: underscore_to_dot)
+            ("gpt-4o-2024-11-20-FC", "GPT-4o-2024-11-20 (FC)", "fc", True),
+            ("gpt-4o-2024-11-20", "GPT-4o-2024-11-20 (Prompt)", "prompt", False),
+            ("Salesforce_xLAM-2-32b-fc-r", "xLAM-2-32b-fc-r (FC)", "fc", False),  # / written _ in folder names
+            ("Qwen_Qwen3-8B-FC", "Qwen3-8B (FC)", "fc", False),
+            ("nova-pro-v1.0", "Amazon-Nova-Pro-v1:0 (FC)", "fc", True),  # FC, without FC in its name
+            ("mistral-medium-2505", "Mistral-Medium-2505", "prompt", False),
+            ("my-own-model-FC", "my-own-model-FC", "fc", True),  # not in the table: its name decides
+            ("my-own-model", "my-own-model", "prompt", False),
+        ]
+        self.assertEqual(len(bfcl_lab.BFCL_MODELS), 175)
+        for folder, display, mode, dots in cases:
+            with self.subTest(folder):
+                self.assertEqual((bfcl_lab.display_name(folder), bfcl_lab.mode_of(folder),
+                                  bfcl_lab._options_for(folder, bfcl_lab.mode_of(folder), {})["dots_to_underscores"]),
+                                 (display, mode, dots))
+
+
+class FCOutput(unittest.TestCase):
+    """Function-calling output graded in a prompt mode that was guessed: refused with advice, never a number
+    (issue 36, item 3); in a prompt mode given or bfcl's own, graded as bfcl grades it, with a note."""
+
+    QUESTIONS = [q(f"simple_python_{i}", ADD) for i in range(3)]
+    ANSWERS = [gt(f"simple_python_{i}", ADD_23) for i in range(3)]
+    LISTS = [res(f"simple_python_{i}", [{"add": '{"a": 2, "b": 3}'}]) for i in range(3)]
+
+    def test_one_file_in_a_guessed_prompt_mode(self):
+        for results, lists in ((self.LISTS, 3), (CommandLine.FC, 2)):  # a text reply among them changes nothing
+            with self.subTest(lists=lists):
+                paths = bfcl_files(self.QUESTIONS, self.ANSWERS, results)
+                code, out, err = run_grade(*paths)
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, f"bfcl_lab.py grade: {paths[2]}: simple_python: {lists} of 3 results are "
+                                      "lists of {name: arguments} calls, as a function-calling (FC) model writes them; "
+                                      "prompt mode's decoder reads text, so each fails to decode. The mode prompt was a "
+                                      "guess (no FC in the name, and not a model of bfcl's table): this looks like "
+                                      "function-calling output; grade it with --mode fc (or --mode prompt to read it "
+                                      "as text all the same)\n")
+        code, out, err = run_grade(*bfcl_files(self.QUESTIONS, self.ANSWERS, self.LISTS), "--mode", "fc")
+        self.assertEqual((code, err), (0, ""))
+        self.assertRegex(out, row("simple_python", 3, 3, "100.00%"))
+
+    def test_a_result_folder_writes_no_score(self):
+        root = scratch()
+        write(root / "data" / "BFCL_v4_simple_python.json", self.QUESTIONS)
+        write(root / "data" / "possible_answer" / "BFCL_v4_simple_python.json", self.ANSWERS)
+        write(root / "result" / "my-agent" / "BFCL_v4_simple_python_result.json", self.LISTS)
+        argv = ["--result-dir", root / "result", "--data-dir", root / "data", "--score-dir", root / "score"]
+        code, out, err = run_grade(*argv)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("my-agent: simple_python: 3 of 3 results are lists", err)
+        self.assertIn("grade it with --mode fc --model my-agent (or --mode prompt", err)
+        self.assertFalse((root / "score").exists())  # no score file, no CSV: nothing graded
+        code, out, err = run_grade(*argv, "--mode", "prompt")  # as asked: bfcl's verdicts in that mode, and a note
+        self.assertEqual(code, 0)
+        self.assertRegex(out, row("simple_python", 0, 3, "0.00%"))
+        self.assertTrue(err.startswith("bfcl_lab.py grade: note: my-agent: simple_python: 3 of 3 results are lists"))
+        self.assertEqual(bfcl_lab.is_fc_output([]), True)
+        self.assertEqual([bfcl_lab.is_fc_output(x) for x in ("[add(a=1)]", [["add"]], [{"a": "{}", "b": "{}"}])],
+                         [False, False, False])
 
 
 class OptimalPairing(unittest.TestCase):

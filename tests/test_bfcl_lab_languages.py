@@ -287,6 +287,8 @@ def nested(depth):
         ("javascript", "negations", "[f(a=" + "!" * depth + "x)]"),
         ("javascript", "calls in arguments", "[f(a=" + "g(" * depth + ")" * depth + ")]"),
         ("javascript", "templates", "[f(a=" + "`${" * depth + "1" + "}`" * depth + ")]"),
+        ("javascript", "JSX elements", "[f(a=" + "<a>" * depth + "</a>" * depth + ")]"),
+        ("javascript", "JSX in {...}", "[f(a=" + "<a>{" * depth + "1" + "}</a>" * depth + ")]"),
         ("javascript", "blocks", "[" + "{" * depth + "f(a=1)" + "}" * depth + "]"),
         ("java", "parentheses", "[A.b(x=" + "(" * depth + "1" + ")" * depth + ")]"),
         ("java", "array initializers", "[A.b(x=new int[]" + "{" * depth + "1" + "}" * depth + ")]"),
@@ -587,6 +589,82 @@ class RealEntries(unittest.TestCase):
         for doc, message in cases:
             with self.subTest(message), self.assertRaisesRegex(ValueError, message):
                 ast_grade([doc], [{"f": {"s": ["x"]}}], [{"f": {"s": "x"}}], "simple_java", language="java")
+
+
+# --- 4. Regex literals and JSX, where the lab's reader was more lenient than tree-sitter, or stricter (issue 36) ---
+
+JS_REGEX_DECODE = [  # (text, what BFCL's JavaScript parser returns): tree-sitter's regex_flags are /[a-z]+/
+    ("[f(a=/p/A)]", FAILS),  # a capital after the closing /: a name with no operator before it
+    ("[f(a=/p/g1)]", FAILS),
+    ("[getDirectoryToWatchFromFailedLookupLocationDirectory(dir=/projects/myApp/node_modules/react, "
+     "dirPath=/projects/myApp/node_modules/react)]", FAILS),  # simple_javascript_38, unquoted: /projects/my App ...
+    ("[f(a=/p/x, b=/p/gg, c=/p/gimsuyvd)]",  # any lower case letters, repeated too: ECMAScript's set is not checked
+     [{"f": {"a": "/p/x", "b": "/p/gg", "c": "/p/gimsuyvd"}}]),
+    ("[f(a=/[/]/g, b=/a\\/b/i)]", [{"f": {"a": "/[/]/g", "b": "/a\\/b/i"}}]),
+    ("[f(a=typeof /x/g, b=x.in / 2)]", [{"f": {"a": "typeof /x/g", "b": "x.in / 2"}}]),  # after typeof a value begins
+    ("[f(a=/p/ig.test(s))]", [{"f": {"a": "/p/ig.test(s)"}}]),
+]
+
+JSX_DECODE = [  # (text, what BFCL's JavaScript parser returns): tree-sitter-javascript reads JSX wherever a value may
+    ("[f(a=<div/>)]", [{"f": {"a": "<div/>"}}]),
+    ("[f(a=<div className=\"x\" data-id='7' {...p}>{y} &amp; text</div>, b=2)]",
+     [{"f": {"a": "<div className=\"x\" data-id='7' {...p}>{y} &amp; text</div>", "b": "2"}}]),
+    ("[f(a=<></>, b=<a.b.c/>, c=<svg:rect/>)]", [{"f": {"a": "<></>", "b": "<a.b.c/>", "c": "<svg:rect/>"}}]),
+    ("[f(a=<a></b>)]", [{"f": {"a": "<a></b>"}}]),  # the closing tag's name is not compared
+    ("[f(a=<a x={<b/>}>{[1, 2]}</a>.props)]", [{"f": {"a": "<a x={<b/>}>{[1, 2]}</a>.props"}}]),
+    ("[f(<div/>)]", [{"f": {}}]),  # a positional value that is not a name: dropped
+    ("[<a/>(x=1)]", [{"<a/>": {"x": "1"}}]),
+    ("[<div/>]", None),  # no call
+    ("[f(a=1 < 2, b=x<y>z)]", [{"f": {"a": "1 < 2", "b": "x<y>z"}}]),  # after a value, < compares
+    ("[f(a=<div>a > b</div>)]", FAILS),  # > and a bare & are not JSX text
+    ("[f(a=<div>a & b</div>)]", FAILS),
+    ('[f(a=<a b="x&y"/>)]', FAILS),  # &y without ; is no entity
+    ("[f(a=<a x=1/>)]", FAILS),  # an attribute's value: a string, {...} or an element
+    ("[f(a=<a>{x y}</a>)]", FAILS),
+    ("[f(a=new <div/>)]", FAILS),
+    ("[f(a=<div / >)]", FAILS),  # /> is one token
+    ("[f(a=<div>)]", FAILS),  # not closed
+    ("[f(a=<a-b.c/>)]", FAILS),  # a.b.c of plain names only
+    ("[f(a=<div/><span/>)]", FAILS),
+]
+
+SJS_38 = jdoc("getDirectoryToWatchFromFailedLookupLocationDirectory", ["dir", "dirPath"], dir=t("String"),
+              dirPath=t("String"))
+SJS_38_PATH = "/projects/myApp/node_modules/react"
+SJS_38_TRUTH = [{"getDirectoryToWatchFromFailedLookupLocationDirectory": {"dir": [SJS_38_PATH],
+                                                                         "dirPath": [SJS_38_PATH]}}]
+SJS_38_CASES = [  # (the result, the verdict of BFCL's decoder and ast_checker)
+    (f'[getDirectoryToWatchFromFailedLookupLocationDirectory(dir="{SJS_38_PATH}", dirPath="{SJS_38_PATH}")]', PASS),
+    (f"[getDirectoryToWatchFromFailedLookupLocationDirectory(dir={SJS_38_PATH}, dirPath={SJS_38_PATH})]",
+     "ast_decoder:decoder_failed"),  # the real line: 1/1 for the lab before, a decoder failure for bfcl
+    (f'[getDirectoryToWatchFromFailedLookupLocationDirectory(dir=/projects/myapp/, dirPath="{SJS_38_PATH}")]',
+     "ast_decoder:decoder_failed"),
+    (f'[getDirectoryToWatchFromFailedLookupLocationDirectory(dir=<div/>, dirPath="{SJS_38_PATH}")]',
+     "value_error:string"),  # JSX decodes: the value is then compared
+]
+
+
+class ReadersAtTheEdges(unittest.TestCase):
+    """decode_js_calls reads regex literals and JSX as tree-sitter-javascript 0.21.4 does (bfcl-eval 2026.3.23)."""
+
+    def test_regex_flags_are_lower_case_letters(self):
+        for text, expected in JS_REGEX_DECODE:
+            with self.subTest(text):
+                self.assertEqual(decoded(decode_js_calls, text), expected)
+
+    def test_jsx_decodes_where_a_value_may_stand(self):
+        for text, expected in JSX_DECODE:
+            with self.subTest(text):
+                self.assertEqual(decoded(decode_js_calls, text), expected)
+
+    def test_simple_javascript_38(self):
+        for result, expected in SJS_38_CASES:
+            with self.subTest(result[55:95]):
+                self.assertEqual(grade(SJS_38, SJS_38_TRUTH, "prompt", result, "simple_javascript"), expected)
+
+    def test_a_jsx_failure_says_where(self):
+        with self.assertRaisesRegex(DecodeError, r"^javascript: in JSX, expected .* at character 12, got '> b</div>"):
+            decode_js_calls("[f(a=<div>a > b</div>)]")
 
 
 _DEEP = tempfile.TemporaryDirectory(prefix="bfcl-deep-")
