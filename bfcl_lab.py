@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import decimal
 import functools
 import json
 import math
@@ -84,6 +85,7 @@ import typing
 from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from fractions import Fraction
 from typing import Dict, List, Optional, Union
 
 import tool_core
@@ -5867,7 +5869,759 @@ class GorillaFileSystem:
         return {"result": f"'{dir_name}' removed"}
 
 
-# --- M2. TwitterAPI, bfcl's posting_api.py ---
+# --- M2. MathAPI, bfcl's math_api.py ---
+# BFCL's MathAPI, ported to the standard library.
+
+# Metres per unit, for si_unit_conversion.
+_MATH_TO_METERS = {"km": 1000, "m": 1, "cm": 0.01, "mm": 0.001, "um": 1e-6, "nm": 1e-9}
+
+# Multipliers for imperial_si_conversion, keyed "<unit_in>_to_<unit_out>".
+_MATH_IMPERIAL_SI_FACTORS = {
+    "cm_to_in": 0.393701,
+    "in_to_cm": 2.54,
+    "m_to_ft": 3.28084,
+    "ft_to_m": 0.3048,
+    "m_to_yd": 1.09361,
+    "yd_to_m": 0.9144,
+    "km_to_miles": 0.621371,
+    "miles_to_km": 1.60934,
+    "kg_to_lb": 2.20462,
+    "lb_to_kg": 0.453592,
+    "celsius_to_fahrenheit": 1.8,
+    "fahrenheit_to_celsius": 5 / 9,
+}
+
+_MATH_BOTH_NUMBERS = {"error": "Both inputs must be numbers"}
+_MATH_ALL_NUMBERS = {"error": "All elements in the list must be numbers"}
+_MATH_NOT_A_NUMBER = {"error": "Value must be a number"}
+_MATH_TOO_LARGE = {"error": "Conversion resulted in a value too large to represent"}
+
+
+def _MATH_unsupported(unit_in, unit_out) -> dict:
+    """Return the error for a unit pair with no conversion."""
+    return {"error": f"Conversion from '{unit_in}' to '{unit_out}' is not supported"}
+
+
+class MathAPI:
+    """Stateless calculator; every method returns {"result": ...} or {"error": ...}.
+
+    Each method turns into an error result just the exceptions BFCL's does (mostly TypeError);
+    others, such as OverflowError from power or ValueError from square_root's precision, propagate.
+    """
+
+    def __init__(self):
+        self._api_description = "This tool belongs to the Math API, which provides various mathematical operations."
+
+    def logarithm(self, value: float, base: float, precision: int) -> dict:
+        """Return log(value) / log(base), computed as mpmath does at `precision` decimal digits."""
+        try:
+            return {"result": _MATH_mpmath_log_ratio(value, base, precision)}
+        except NotImplementedError:
+            raise  # a departure of this port (module docstring), not an answer BFCL would give
+        except Exception as error:  # BFCL reports any mpmath failure as data
+            return {"error": str(error)}
+
+    def mean(self, numbers: list) -> dict:
+        """Return the arithmetic mean of numbers."""
+        if not numbers:
+            return {"error": "Cannot calculate mean of an empty list"}
+        try:
+            return {"result": sum(numbers) / len(numbers)}
+        except TypeError:
+            return _MATH_ALL_NUMBERS.copy()
+
+    def standard_deviation(self, numbers: list) -> dict:
+        """Return the population standard deviation of numbers."""
+        if not numbers:
+            return {"error": "Cannot calculate standard deviation of an empty list"}
+        try:
+            # The same operations in the same order as BFCL, so the float result is bit-identical.
+            mean = sum(numbers) / len(numbers)
+            variance = sum((x - mean) ** 2 for x in numbers) / len(numbers)
+            return {"result": math.sqrt(variance)}
+        except TypeError:
+            return _MATH_ALL_NUMBERS.copy()
+
+    def si_unit_conversion(self, value: float, unit_in: str, unit_out: str) -> dict:
+        """Convert a length between metric units, via metres."""
+        from_meters = {unit: 1 / factor for unit, factor in _MATH_TO_METERS.items()}
+        if not isinstance(value, (int, float)):
+            return _MATH_NOT_A_NUMBER.copy()
+        if unit_in not in _MATH_TO_METERS or unit_out not in from_meters:
+            return _MATH_unsupported(unit_in, unit_out)
+        try:
+            return {"result": value * _MATH_TO_METERS[unit_in] * from_meters[unit_out]}
+        except OverflowError:
+            return _MATH_TOO_LARGE.copy()
+
+    def imperial_si_conversion(self, value: float, unit_in: str, unit_out: str) -> dict:
+        """Convert between an imperial and an SI unit (length, mass, temperature)."""
+        if not isinstance(value, (int, float)):
+            return _MATH_NOT_A_NUMBER.copy()
+        # subtle: equal units return the value before the pair is validated, so ("x", "x") succeeds.
+        if unit_in == unit_out:
+            return {"result": value}
+        key = f"{unit_in}_to_{unit_out}"
+        if key not in _MATH_IMPERIAL_SI_FACTORS:
+            return _MATH_unsupported(unit_in, unit_out)
+        factor = _MATH_IMPERIAL_SI_FACTORS[key]
+        try:
+            if unit_in == "celsius" and unit_out == "fahrenheit":
+                return {"result": (value * factor) + 32}
+            if unit_in == "fahrenheit" and unit_out == "celsius":
+                return {"result": (value - 32) * factor}
+            return {"result": value * factor}
+        except OverflowError:
+            return _MATH_TOO_LARGE.copy()
+
+    def add(self, a: float, b: float) -> dict:
+        """Return a + b."""
+        try:
+            return {"result": a + b}
+        except TypeError:
+            return _MATH_BOTH_NUMBERS.copy()
+
+    def subtract(self, a: float, b: float) -> dict:
+        """Return a - b."""
+        try:
+            return {"result": a - b}
+        except TypeError:
+            return _MATH_BOTH_NUMBERS.copy()
+
+    def multiply(self, a: float, b: float) -> dict:
+        """Return a * b; unlike add, it checks the types first."""
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+            return _MATH_BOTH_NUMBERS.copy()
+        return {"result": a * b}
+
+    def divide(self, a: float, b: float) -> dict:
+        """Return a / b."""
+        try:
+            if b == 0:
+                return {"error": "Cannot divide by zero"}
+            return {"result": a / b}
+        except TypeError:
+            return _MATH_BOTH_NUMBERS.copy()
+
+    def power(self, base: float, exponent: float) -> dict:
+        """Return base ** exponent."""
+        try:
+            return {"result": base**exponent}
+        except TypeError:
+            return _MATH_BOTH_NUMBERS.copy()
+
+    def square_root(self, number: float, precision: int) -> dict:
+        """Return the square root of number as a Decimal with `precision` significant digits."""
+        try:
+            if number < 0:
+                return {"error": "Cannot calculate square root of a negative number"}
+            # BFCL sets the process-wide decimal precision; a copied context gives the same digits
+            # and the same errors (ValueError for precision < 1 propagates) without that side effect.
+            context = decimal.getcontext().copy()
+            context.prec = precision
+            return {"result": context.sqrt(decimal.Decimal(number))}
+        except (TypeError, decimal.InvalidOperation):
+            return {"error": "Input must be a number or computation resulted in an invalid operation"}
+
+    def absolute_value(self, number: float) -> dict:
+        """Return |number|."""
+        try:
+            return {"result": abs(number)}
+        except TypeError:
+            return {"error": "Input must be a number"}
+
+    def round_number(self, number: float, decimal_places: int = 0) -> dict:
+        """Round number to decimal_places places with Python's round (ties to even)."""
+        try:
+            return {"result": round(number, decimal_places)}
+        except TypeError:
+            return {"error": "First input must be a number, second input must be an integer"}
+
+    def percentage(self, part: float, whole: float) -> dict:
+        """Return part as a percentage of whole."""
+        try:
+            if whole == 0:
+                return {"error": "Whole value cannot be zero"}
+            return {"result": (part / whole) * 100}
+        except TypeError:
+            return _MATH_BOTH_NUMBERS.copy()
+
+    def min_value(self, numbers: list) -> dict:
+        """Return the smallest of numbers."""
+        if not numbers:
+            return {"error": "Cannot find minimum of an empty list"}
+        try:
+            return {"result": min(numbers)}
+        except TypeError:
+            return _MATH_ALL_NUMBERS.copy()
+
+    def max_value(self, numbers: list) -> dict:
+        """Return the largest of numbers."""
+        if not numbers:
+            return {"error": "Cannot find maximum of an empty list"}
+        try:
+            return {"result": max(numbers)}
+        except TypeError:
+            return _MATH_ALL_NUMBERS.copy()
+
+    def sum_values(self, numbers: list) -> dict:
+        """Return the sum of numbers."""
+        if not numbers:
+            return {"error": "Cannot calculate sum of an empty list"}
+        try:
+            return {"result": sum(numbers)}
+        except TypeError:
+            return _MATH_ALL_NUMBERS.copy()
+
+
+# Appendix: mpmath's logarithm, reproduced
+#
+# An mpmath number is a binary float with `prec` mantissa bits; mpmath.mp.dps = d sets
+# prec = round((d + 1) * log2(10)). mpmath.log(x) is ln(x) rounded to nearest (ties to even) at that
+# precision, and `/` rounds the quotient the same way. Here a finite value is an exact Fraction (every
+# binary float is one) and inf, -inf and nan are Python floats; mpmath has no signed zero, nor has Fraction.
+
+_MATH_BLOG2_10 = 3.3219280948873626  # mpmath's constant for log2(10)
+_MATH_LOG2_10 = math.log(10, 2)  # what mpmath's digit printer uses instead; the same float
+_MATH_SPECIAL_STRINGS = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _MATH_dps_to_prec(dps) -> int:
+    """Return the mantissa bits mpmath uses for `dps` decimal digits.
+
+    Example: 4 -> 17
+    """
+    return max(1, int(round((int(dps) + 1) * _MATH_BLOG2_10)))
+
+
+def _MATH_prec_to_dps(prec: int) -> int:
+    """Return the decimal digits mpmath trusts in `prec` bits.
+
+    Example: 17 -> 4
+    """
+    return max(1, int(round(int(prec) / _MATH_BLOG2_10) - 1))
+
+
+def _MATH_repr_dps(prec: int) -> int:
+    """Return how many digits mpmath's repr prints at `prec` bits.
+
+    Example: 17 -> 7; 10 -> 5, so logarithm(20, 10, 2) prints mpf('1.3027')
+    """
+    dps = _MATH_prec_to_dps(prec)
+    return 17 if dps == 15 else dps + 3
+
+
+class mpf:
+    """A real number as mpmath prints it; lower-case like mpmath's, so type(x).__name__ matches.
+
+    repr gives "mpf('...')" with repr_dps(prec) digits, str gives dps digits, as mpmath 1.3.0 does.
+    Like an mpmath number it is not JSON-serializable, so the grader falls back to str(dict).
+    """
+
+    def __init__(self, value, prec: int, dps: int):
+        self.value, self.prec, self.dps = value, prec, dps
+
+    def __repr__(self) -> str:
+        return f"mpf('{_MATH_to_str(self.value, _MATH_repr_dps(self.prec))}')"
+
+    def __str__(self) -> str:
+        return _MATH_to_str(self.value, self.dps)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+class mpc:
+    """A complex number as mpmath prints it: "mpc(real='...', imag='...')"."""
+
+    def __init__(self, real, imag, prec: int, dps: int):
+        self.real, self.imag = mpf(real, prec, dps), mpf(imag, prec, dps)
+
+    def __repr__(self) -> str:
+        return f"mpc(real={repr(self.real)[4:-1]}, imag={repr(self.imag)[4:-1]})"
+
+    def __str__(self) -> str:
+        imag = self.imag.value
+        if imag < 0:
+            return f"({self.real} - {_MATH_to_str(-imag, self.imag.dps)}j)"
+        return f"({self.real} + {self.imag}j)"
+
+
+def _MATH_mpmath_log_ratio(value, base, precision):
+    """Return mpmath.log(value) / mpmath.log(base) after mpmath.mp.dps = precision, as mpf or mpc.
+
+    Example: (36.0, 6.0, 4) -> mpf('2.0'); (20, 10, 2) -> mpf('1.3027')
+    """
+    prec = _MATH_dps_to_prec(precision)  # int(precision) may raise, before any value is looked at
+    dps = max(1, int(precision))
+    numerator = _MATH_log(_MATH_to_real(value, prec), prec)
+    denominator = _MATH_log(_MATH_to_real(base, prec), prec)
+    quotient = _MATH_complex_div(numerator, denominator, prec)
+    if isinstance(quotient, tuple):
+        return mpc(*quotient, prec, dps)
+    return mpf(quotient, prec, dps)
+
+
+# Arguments to exact values (mpmath's convert and from_str)
+
+
+def _MATH_to_real(x, prec: int):
+    """Convert an argument as mpmath.convert does: ints and floats exactly, strings rounded to prec.
+
+    Example: 0.5 -> Fraction(1, 2); "1/3" at 17 bits -> Fraction(87381, 262144)
+    """
+    if isinstance(x, int):  # bool too, as in mpmath
+        return Fraction(x)
+    if isinstance(x, float):
+        return Fraction(x) if math.isfinite(x) else x
+    if isinstance(x, complex):
+        raise NotImplementedError("complex arguments to logarithm are not reproduced by this port")
+    if isinstance(x, str):
+        parsed = _MATH_real_from_str(x, prec)
+        if parsed is not None:
+            return parsed
+        if "j" in x.lower():
+            raise NotImplementedError("complex strings in logarithm are not reproduced by this port")
+    raise TypeError("cannot create mpf from " + repr(x))
+
+
+def _MATH_real_from_str(text: str, prec: int):
+    """Parse a number the way mpmath.from_str does, or return None where mpmath gives up.
+
+    Example: " 2.5e1 " -> Fraction(25); "3/4" -> Fraction(3, 4); "abc" -> None
+    """
+    s = text.lower().strip()
+    if s in _MATH_SPECIAL_STRINGS:
+        return _MATH_SPECIAL_STRINGS[s]
+    try:
+        if "/" in s:
+            p, q = s.split("/")
+            # subtle: a zero denominator raises ZeroDivisionError, which mpmath does not catch here.
+            return _MATH_div(Fraction(int(p.rstrip("l"))), Fraction(int(q.rstrip("l"))), prec)
+        mantissa, exponent = _MATH_str_to_man_exp(s)
+    except ValueError:
+        return None
+    if abs(exponent) > 400:
+        raise NotImplementedError("decimal strings with exponents beyond 400 are not reproduced")
+    return _MATH_round_bits(mantissa * Fraction(10) ** exponent, prec)
+
+
+def _MATH_str_to_man_exp(s: str) -> tuple:
+    """Split a float literal into an integer mantissa and a power of ten.
+
+    Example: "2.50e3" -> (25, 2)
+    """
+    s = s.rstrip("l")
+    float(s)  # mpmath's validity test: what float() rejects raises ValueError
+    parts = s.split("e")
+    exponent = 0 if len(parts) == 1 else int(parts[1])
+    whole, dot, fraction = parts[0].partition(".")
+    if dot:
+        fraction = fraction.rstrip("0")
+        exponent -= len(fraction)
+        whole += fraction
+    return int(whole), exponent
+
+
+# Rounding and the arithmetic mpmath does
+
+
+def _MATH_floor_log2(x: Fraction) -> int:
+    """Return floor(log2(x)) for x > 0.
+
+    Example: Fraction(3, 8) -> -2
+    """
+    k = x.numerator.bit_length() - x.denominator.bit_length()
+    return k if x >= Fraction(2) ** k else k - 1
+
+
+def _MATH_round_bits(x, prec: int, nearest: bool = True):
+    """Round x to prec significant bits: to nearest, ties to even, or else toward zero.
+
+    Example: Fraction(1, 3) at 4 bits -> Fraction(11, 32)
+    """
+    if isinstance(x, float) or x == 0:
+        return x
+    unit = Fraction(2) ** (_MATH_floor_log2(abs(x)) - prec + 1)
+    scaled = x / unit  # prec bits before the binary point
+    # round() on a Fraction ties to even; int() truncates toward zero (mpmath's round_down).
+    return (round(scaled) if nearest else int(scaled)) * unit
+
+
+def _MATH_sign(x) -> int:
+    """Return -1, 0 or 1."""
+    return (x > 0) - (x < 0)
+
+
+def _MATH_div(s, t, prec: int):
+    """Divide as mpmath's mpf_div, special values included."""
+    if t == 0:
+        raise ZeroDivisionError  # mpmath's has no message: the error result is {"error": ""}
+    if isinstance(s, Fraction) and isinstance(t, Fraction):
+        return _MATH_round_bits(s / t, prec)
+    if s == 0:
+        return math.nan if t != t else Fraction(0)
+    if s != s or t != t or (isinstance(s, float) and isinstance(t, float)):
+        return math.nan
+    if isinstance(s, float):  # +-inf over a finite number
+        return math.inf * _MATH_sign(s) * _MATH_sign(t)
+    return Fraction(0)  # a finite number over +-inf
+
+
+def _MATH_mul(s, t):
+    """Multiply exactly, as mpmath's mpf_mul without a precision."""
+    if isinstance(s, Fraction) and isinstance(t, Fraction):
+        return s * t
+    if s != s or t != t or s == 0 or t == 0:
+        return math.nan  # 0 * inf too
+    return math.inf * _MATH_sign(s) * _MATH_sign(t)
+
+
+def _MATH_add(s, t, prec: int):
+    """Add, rounding toward zero as mpmath's mpf_add does by default (mpc division uses it)."""
+    if isinstance(s, Fraction) and isinstance(t, Fraction):
+        return _MATH_round_bits(s + t, prec, nearest=False)
+    if isinstance(s, float) and isinstance(t, float):
+        return s + t  # inf + -inf and anything + nan give nan, as in mpmath
+    return s if isinstance(s, float) else t
+
+
+def _MATH_log(x, prec: int):
+    """Return ln(x) rounded to prec bits, as mpmath.log(x); a tuple (re, im) when x < 0."""
+    if x != x or x == math.inf:
+        return x
+    if x == 0:
+        return -math.inf
+    if x < 0:  # mpmath's mpc_log for a negative real: ln|x| + i*pi
+        return (_MATH_log(-x, prec), _MATH_pi_bits(prec))
+    return _MATH_ln_bits(x, prec)
+
+
+def _MATH_complex_div(z, w, prec: int):
+    """Divide values that may be complex (re, im) tuples, with mpmath's formula for each case."""
+    if not isinstance(z, tuple) and not isinstance(w, tuple):
+        return _MATH_div(z, w, prec)
+    if not isinstance(w, tuple):  # mpc_div_mpf
+        return (_MATH_div(z[0], w, prec), _MATH_div(z[1], w, prec))
+    c, d = w
+    wide = prec + 10
+    magnitude = _MATH_add(_MATH_mul(c, c), _MATH_mul(d, d), wide)
+    if not isinstance(z, tuple):  # mpc_mpf_div
+        return (_MATH_div(_MATH_mul(c, z), magnitude, prec), _MATH_div(-_MATH_mul(d, z), magnitude, prec))
+    a, b = z  # mpc_div
+    real = _MATH_add(_MATH_mul(a, c), _MATH_mul(b, d), wide)
+    imag = _MATH_add(_MATH_mul(b, c), -_MATH_mul(a, d), wide)
+    return (_MATH_div(real, magnitude, prec), _MATH_div(imag, magnitude, prec))
+
+
+# The two transcendental values: ln(x) and pi
+
+
+def _MATH_ln_bits(x: Fraction, prec: int) -> Fraction:
+    """Return ln(x) for x > 0, correctly rounded to prec bits, via decimal's ln.
+
+    Example: ln_bits(Fraction(2), 17) -> Fraction(22713, 32768)
+    """
+    if x == 1:
+        return Fraction(0)
+    # ln(x) ~ x - 1 near 1: add the bits that x - 1 cancels, then 64 guard bits.
+    cancelled = max(0, -_MATH_floor_log2(abs(x - 1)))
+    digits = int((prec + cancelled + 64) * 0.302) + 10
+    context = decimal.Context(prec=digits, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    quotient = context.divide(decimal.Decimal(x.numerator), decimal.Decimal(x.denominator))
+    return _MATH_round_bits(Fraction(context.ln(quotient)), prec)
+
+
+def _MATH_pi_bits(prec: int) -> Fraction:
+    """Return pi rounded to prec bits, by Machin's formula pi = 16 atan(1/5) - 4 atan(1/239).
+
+    Example: pi_bits(17) -> Fraction(3217, 1024)
+    """
+    bits = prec + 64
+
+    def atan_inverse(n: int) -> int:
+        """Return atan(1/n) * 2**bits from its Taylor series, in integers."""
+        power = (1 << bits) // n
+        total, k = power, 1
+        while power:
+            power //= n * n
+            total += (-1) ** k * (power // (2 * k + 1))
+            k += 1
+        return total
+
+    return _MATH_round_bits(Fraction(16 * atan_inverse(5) - 4 * atan_inverse(239), 1 << bits), prec)
+
+
+# Printing: mpmath 1.3.0's to_str
+
+
+def _MATH_to_str(x, dps: int) -> str:
+    """Print x (a binary fraction) with at most dps digits, as mpmath's to_str with its defaults.
+
+    Example: (Fraction(2), 7) -> "2.0"; (Fraction(3, 2**20), 7) -> "2.861023e-6"; (Fraction(10**9), 7) -> "1.0e+9"
+    """
+    if x == 0:
+        return "0.0"
+    if x != x:
+        return "nan"
+    if isinstance(x, float):
+        return "+inf" if x > 0 else "-inf"
+    sign, digits, exponent = _MATH_digits_exp(x, dps + 3)
+    digits = _MATH_round_digits(digits, dps)
+    if len(digits) > dps:  # 99.9 rounded up to 100.0
+        digits, exponent = digits[:dps], exponent + 1
+    if min(-(dps // 3), -5) < exponent < dps:  # fixed point near unit magnitude
+        if exponent < 0:
+            digits, split = "0" * -exponent + digits, 1
+        else:
+            split = exponent + 1
+            digits += "0" * max(0, split - dps)
+        exponent = 0
+    else:
+        split = 1
+    digits = (digits[:split] + "." + digits[split:]).rstrip("0")
+    if digits.endswith("."):
+        digits += "0"
+    if exponent == 0:
+        return sign + digits
+    return sign + digits + ("e+" if exponent > 0 else "e") + str(exponent)
+
+
+def _MATH_round_digits(digits: str, dps: int) -> str:
+    """Keep dps digits, rounding up on a 5-9 that follows (mpmath rounds half up here).
+
+    Example: ("1999", 3) -> "200"; ("10049", 3) -> "100"
+    """
+    if len(digits) <= dps or digits[dps] not in "56789":
+        return digits[:dps]
+    return str(int(digits[:dps]) + 1)  # one digit longer when all were nines
+
+
+def _MATH_digits_exp(x: Fraction, dps: int) -> tuple:
+    """Return (sign, digit string, decimal exponent) of x, truncated, as mpmath's to_digits_exp.
+
+    Example: (Fraction(1, 4), 5) -> ("", "25000000", -1)
+    """
+    sign = "-" if x < 0 else ""
+    x = abs(x)
+    man, exp = _MATH_man_exp(x)
+    bc = man.bit_length()
+    if abs(exp + bc) > 3500:
+        raise NotImplementedError("results beyond 2**3500 in magnitude are not reproduced")
+    bitprec = int(dps * _MATH_LOG2_10) + 10
+    fixprec = max(bitprec - exp - bc, 0)
+    fixdps = int(fixprec / _MATH_LOG2_10 + 0.5)
+    shift = exp + fixprec
+    fixed = man << shift if shift >= 0 else man >> -shift
+    # str(Decimal(n)) prints a big int with no int-to-str digit limit (Python 3.11+ has one).
+    digits = str(decimal.Decimal(fixed * 10**fixdps >> fixprec))
+    return sign, digits, len(digits) - fixdps - 1
+
+
+def _MATH_man_exp(x: Fraction) -> tuple:
+    """Split a positive dyadic Fraction into an odd mantissa and a power of two.
+
+    Example: Fraction(12) -> (3, 2); Fraction(3, 8) -> (3, -3)
+    """
+    n, d = x.numerator, x.denominator
+    if d == 1:
+        zeros = (n & -n).bit_length() - 1
+        return n >> zeros, zeros
+    return n, 1 - d.bit_length()
+
+
+# --- M3. MessageAPI, bfcl's message_api.py ---
+# BFCL's MessageAPI, ported to the standard library.
+
+# Used for every key an entry's initial_config leaves out.
+_MSG_DEFAULT_STATE = {
+    "generated_ids": set(),
+    "user_count": 4,
+    "user_map": {
+        "Alice": "USR001",
+        "Bob": "USR002",
+        "Catherine": "USR003",
+        "Daniel": "USR004",
+    },
+    "inbox": [
+        {"USR002": "My name is Alice. I want to connect."},
+        {"USR003": "Could you upload the file?"},
+        {"USR004": "Could you upload the file?"},
+    ],
+    "message_count": 3,
+    "current_user": None,
+}
+
+_MSG_DEFAULT_RANDOM_SEED = 200191
+
+_MSG_NOT_LOGGED_IN = {"error": "No user is currently logged in."}
+
+
+# Helpers
+
+
+def _MSG_first_item(message: dict) -> tuple:
+    """Return the (receiver_id, text) pair of a one-entry inbox message.
+
+    Example: {"USR002": "hi"} -> ("USR002", "hi")
+    """
+    # subtle: BFCL indexes list(items())[0], so an empty dict raises IndexError
+    # ("list index out of range") and a non-dict raises AttributeError; the port keeps both.
+    return list(message.items())[0]
+
+
+# The API
+
+
+class MessageAPI:
+    """A messaging workspace: users by name and id, one shared inbox of {receiver_id: text} entries.
+
+    Public state (compared by the grader): generated_ids, user_count, user_map, inbox,
+    message_count, current_user. They exist only after _load_scenario, as in BFCL.
+    """
+
+    def __init__(self):
+        self._api_description = (
+            "This tool belongs to the Message API, which is used to manage user interactions in a workspace."
+        )
+
+    def _load_scenario(self, scenario: dict, long_context: bool = False) -> None:
+        """Take each state field from the scenario, else from DEFAULT_STATE; long_context is unused."""
+        defaults = copy.deepcopy(_MSG_DEFAULT_STATE)
+        # The scenario's own objects are kept, not copied: BFCL's caller passes a deep copy.
+        self._random = random.Random(scenario.get("random_seed", _MSG_DEFAULT_RANDOM_SEED))
+        self.generated_ids = scenario.get("generated_ids", defaults["generated_ids"])
+        self.user_count = scenario.get("user_count", defaults["user_count"])
+        self.user_map = scenario.get("user_map", defaults["user_map"])
+        self.inbox = scenario.get("inbox", defaults["inbox"])
+        self.message_count = scenario.get("message_count", defaults["message_count"])
+        self.current_user = scenario.get("current_user", defaults["current_user"])
+
+    def __eq__(self, other: object) -> bool:
+        """Compare the public attributes, as BFCL's state check does."""
+        if not isinstance(other, MessageAPI):
+            return False
+        return all(
+            getattr(self, name) == getattr(other, name)
+            for name in vars(self)
+            if not name.startswith("_")
+        )
+
+    def _generate_id(self) -> dict:
+        """Draw a fresh five-digit message id from the seeded generator."""
+        # The same draws in the same order as BFCL, so ids match for a given seed.
+        new_id = self._random.randint(10000, 99999)
+        while new_id in self.generated_ids:
+            new_id = self._random.randint(10000, 99999)
+        self.generated_ids.add(new_id)
+        return {"new_id": new_id}
+
+    def list_users(self) -> dict:
+        """List the names of all users in the workspace."""
+        return {"user_list": list(self.user_map.keys())}
+
+    def get_user_id(self, user: str) -> dict:
+        """Look up the user id of a user name."""
+        if user not in self.user_map:
+            return {"error": f"User '{user}' not found in the workspace."}
+        return {"user_id": self.user_map.get(user)}
+
+    def message_login(self, user_id: str) -> dict:
+        """Log in as the user with this id."""
+        if user_id not in list(self.user_map.values()):
+            return {"login_status": False, "message": f"User ID '{user_id}' not found."}
+        self.current_user = user_id
+        return {"login_status": True, "message": f"User '{user_id}' logged in successfully."}
+
+    def message_get_login_status(self) -> dict:
+        """Report whether a user is logged in."""
+        return {"login_status": bool(self.current_user)}
+
+    def send_message(self, receiver_id: str, message: str) -> dict:
+        """Append a message for receiver_id to the inbox; needs a logged-in user."""
+        if not self.current_user:
+            return _MSG_NOT_LOGGED_IN.copy()
+        if receiver_id not in self.user_map.values():
+            return {"error": f"Receiver ID '{receiver_id}' not found."}
+        # subtle: message_id is the whole {"new_id": ...} dict, as BFCL returns it.
+        message_id = self._generate_id()
+        self.inbox.append({receiver_id: message})
+        self.message_count += 1
+        return {
+            "sent_status": True,
+            "message_id": message_id,
+            "message": f"Message sent to '{receiver_id}' successfully.",
+        }
+
+    def delete_message(self, receiver_id: str) -> dict:
+        """Delete the latest inbox message to receiver_id; needs a logged-in user."""
+        if not self.current_user:
+            return _MSG_NOT_LOGGED_IN.copy()
+        for message in reversed(self.inbox):
+            receiver, _ = _MSG_first_item(message)
+            if receiver == receiver_id:
+                # subtle: list.remove drops the FIRST equal entry, so of two identical messages
+                # the older one goes. BFCL does the same; message_count is left unchanged.
+                self.inbox.remove(message)
+                return {
+                    "deleted_status": True,
+                    "receiver_id": receiver,
+                    "message": f"Receiver {receiver_id}'s latest message deleted successfully.",
+                }
+        return {"error": f"Receiver ID {receiver_id} not found."}
+
+    def view_messages_sent(self) -> dict:
+        """Group every inbox message by receiver; needs a logged-in user."""
+        if not self.current_user:
+            return _MSG_NOT_LOGGED_IN.copy()
+        by_receiver = {}
+        for message in self.inbox:
+            receiver, text = _MSG_first_item(message)
+            by_receiver.setdefault(receiver, []).append(text)
+        return {"messages": by_receiver}
+
+    def add_contact(self, user_name: str) -> dict:
+        """Add a user with the next USRnnn id."""
+        if user_name in self.user_map:
+            return {"error": f"User name '{user_name}' already exists."}
+        # subtle: the count goes up even when the new id then turns out to be taken.
+        self.user_count += 1
+        user_id = f"USR{str(self.user_count).zfill(3)}"
+        if user_id in self.user_map.values():
+            return {"error": f"User ID '{user_id}' already exists."}
+        self.user_map[user_name] = user_id
+        return {
+            "added_status": True,
+            "user_id": user_id,
+            "message": f"Contact '{user_name}' added successfully.",
+        }
+
+    def search_messages(self, keyword: str) -> dict:
+        """Find inbox messages containing keyword, ignoring case; needs a logged-in user."""
+        if not self.current_user:
+            return _MSG_NOT_LOGGED_IN.copy()
+        keyword_lower = keyword.lower()
+        results = []
+        for message in self.inbox:
+            receiver, text = _MSG_first_item(message)
+            if keyword_lower in text.lower():
+                results.append({"receiver_id": receiver, "message": text})
+        return {"results": results}
+
+    def get_message_stats(self) -> dict:
+        """Count the inbox messages and their distinct receivers; needs a logged-in user."""
+        if not self.current_user:
+            return _MSG_NOT_LOGGED_IN.copy()
+        receivers = set()
+        received_count = 0
+        for message in self.inbox:
+            receiver, _ = _MSG_first_item(message)
+            received_count += 1
+            receivers.add(receiver)
+        return {"stats": {"received_count": received_count, "total_contacts": len(receivers)}}
+
+
+# --- M4. TwitterAPI, bfcl's posting_api.py ---
 # posting_api: BFCL's multi-turn TwitterAPI, a tiny social network kept in plain dicts, stdlib only.
 
 _TWEET_DEFAULT_STATE = {
@@ -6053,7 +6807,7 @@ class TwitterAPI:
         }
 
 
-# --- M3. TicketAPI, bfcl's ticket_api.py ---
+# --- M5. TicketAPI, bfcl's ticket_api.py ---
 # ticket_api: BFCL's multi-turn TicketAPI, a support-ticket queue for one logged-in user, stdlib only.
 
 _TICKET_DEFAULT_STATE = {
@@ -6197,7 +6951,7 @@ class TicketAPI:
         return user_tickets
 
 
-# --- M4. TradingBot, bfcl's trading_bot.py ---
+# --- M6. TradingBot, bfcl's trading_bot.py ---
 # BFCL's TradingBot, the stock-trading API of the multi-turn categories, in plain standard-library Python.
 
 _TRADE_CURRENT_TIME = datetime(2024, 9, 1, 10, 30)
@@ -6483,7 +7237,7 @@ class TradingBot:
         return {"status": f"Stock {symbol} removed from watchlist successfully."}
 
 
-# --- Appendix: long-context filler, value for value from BFCL's long_context.py ---
+# long-context filler, value for value from BFCL's long_context.py
 
 # Moving-average series that replace MA(5) and MA(20) in get_stock_info.
 _TRADE_MA_5_EXTENSION = [
@@ -7646,7 +8400,7 @@ _TRADE_ORDER_DETAIL_EXTENSION = {
 }
 
 
-# --- M5. TravelAPI, bfcl's travel_booking.py ---
+# --- M7. TravelAPI, bfcl's travel_booking.py ---
 # TravelAPI: the travel-booking backend of BFCL's multi-turn categories, in plain Python.
 
 _TRAVEL_DEFAULT_STATE = {
@@ -7985,7 +8739,7 @@ class TravelAPI:
         except ValueError:
             return "Invalid date format. Use YYYY-MM-DD."
         if travel_class not in _TRAVEL_TRAVEL_CLASSES:
-            return f"Invalid travel class. Must be one of {TRAVEL_CLASSES}"
+            return f"Invalid travel class. Must be one of {_TRAVEL_TRAVEL_CLASSES}"
         return None
 
     def retrieve_invoice(self, access_token, booking_id=None, insurance_id=None):
@@ -8176,7 +8930,7 @@ _TRAVEL_BOOKING_RECORD_EXTENSION = {
 }
 
 
-# --- M6. VehicleControlAPI, bfcl's vehicle_control.py ---
+# --- M8. VehicleControlAPI, bfcl's vehicle_control.py ---
 # vehicle_control: BFCL's simulated car, the VehicleControlAPI of the multi-turn categories.
 
 _CAR_MAX_FUEL_LEVEL = 50  # gallons (an int, as in BFCL)
@@ -8582,7 +9336,7 @@ class VehicleControlAPI:
         return {"shopLocation": "456 Oakwood Avenue, Rivermist, 83214"}
 
 
-# --- Appendix: long_context filler (BFCL's long_context.py, the four constants used above) ---
+# long_context filler (BFCL's long_context.py, the four constants used above)
 # With long_context=True, BFCL pads some results with this data to test long tool outputs.
 
 _CAR_CAR_STATUS_METADATA_EXTENSION = (
@@ -8954,7 +9708,7 @@ _CAR_INTERMEDIARY_CITIES = [
 ]
 
 
-MULTI_TURN_CLASSES.update({"GorillaFileSystem": GorillaFileSystem, "TwitterAPI": TwitterAPI, "TicketAPI": TicketAPI, "TradingBot": TradingBot, "TravelAPI": TravelAPI, "VehicleControlAPI": VehicleControlAPI})
+MULTI_TURN_CLASSES.update({"GorillaFileSystem": GorillaFileSystem, "MathAPI": MathAPI, "MessageAPI": MessageAPI, "TwitterAPI": TwitterAPI, "TicketAPI": TicketAPI, "TradingBot": TradingBot, "TravelAPI": TravelAPI, "VehicleControlAPI": VehicleControlAPI})
 
 
 if __name__ == "__main__":
