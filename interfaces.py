@@ -10,7 +10,9 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      The path, query, header and JSON-body parameters merged into one schema with
      additionalProperties false, so a wrong parameter name is refused before any request; the
      credential comes from the caller and never appears in anything the model sees (the toy
-     version of FastMCP.from_openapi).
+     version of FastMCP.from_openapi). 2a: what reading real documents (GitHub's, OpenAI's,
+     Stripe's) added: $refs followed per operation with a node budget each for input and output,
+     a response it cannot read costing only the output schema, $recursiveRef dropped with a note.
   3. Dialects                                               scripts/04, "One tool, every dialect"
      One Tool rendered for every reader (OpenAI Chat Completions, strict mode included;
      Anthropic Messages; an MCP tools/list entry; tool_core's text protocol; the Qwen3/Hermes
@@ -74,13 +76,15 @@ the error kinds, and SEP-1699 for resuming event streams. Section 5 follows the 
 Notification: Tool Poisoning Attacks", 2025; Claude Code's Edit tool) and lesson 002's lethal
 trifecta (private data + untrusted content + a way to send data out).
 
-What it leaves out: remote and recursive `$ref`s, cookie parameters, non-JSON request bodies
-(forms, multipart), `deepObject` and other non-default parameter styles (arrays in a query
-repeat the key; objects in a query are sent as JSON text), OAuth flows (a bearer token or an
-API key is supplied as is; MCP's OAuth discovery too), response validation (the tool returns
-the parsed JSON), MCP's roots, tasks, URL-mode elicitation and sampling with tools, URI
-templates beyond RFC 6570 level 1, and MCP 2026-07-28 beyond its core (part I answers its per-request form
-and server/discover; part II speaks the handshake revisions only). In section 5: a real model (the gullible one
+What it leaves out: remote and recursive `$ref`s (an operation whose input recurses is left out, one
+whose response recurses gets no output schema; `$recursiveRef` and `$dynamicRef` are dropped, with a
+warning), cookie parameters, non-JSON request bodies (forms, multipart), `deepObject` and other
+non-default parameter styles (arrays in a query repeat the key; objects in a query are sent as JSON
+text), OAuth flows (a bearer token or an API key is supplied as is; MCP's OAuth discovery too),
+response validation (the tool returns the parsed JSON), MCP's roots, tasks, URL-mode elicitation
+and sampling with tools, URI templates beyond RFC 6570 level 1, and MCP 2026-07-28 beyond its
+core (part I answers its per-request form and server/discover; part II speaks the handshake
+revisions only). In section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
 relies on the model's judgement fails), the paper records beyond the two the slides name (they are
 invented), a scanner that would survive an adaptive attacker (ours is a word list, on purpose), and
@@ -468,6 +472,7 @@ class Operation:
     security: list[dict] = field(default_factory=list)
     text_response: bool = False  # the 2xx response is declared as text/*
     output_schema: dict | None = None  # the 2xx JSON response's schema, when it is an object (MCP's outputSchema)
+    notes: list[str] = field(default_factory=list)  # what the tool lost of the document (e.g. its output schema)
 
 
 def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] | None = None,
@@ -480,8 +485,11 @@ def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] |
     credentials maps a security scheme's name (components.securitySchemes) to its secret: an
     apiKey is sent in its header or query parameter, an http bearer/basic scheme as
     Authorization. Security schemes never become parameters, so the model never sees or
-    writes a credential. A broken document raises ValueError here; a failed request becomes
-    an execution_error result at call time (ToolExecutionError with the HTTP status).
+    writes a credential. A broken document raises ValueError here; an operation the converter
+    cannot take is left out with a warning that names it and says why (none left: ValueError),
+    and a response it cannot read (recursive, or past MAX_INLINED_NODES) costs the tool only its
+    output schema, with a warning too. A failed request becomes an execution_error result at
+    call time (ToolExecutionError with the HTTP status).
     The key stays with its origin: a redirect to another scheme, host or port is refused, and a
     key that the service echoes back is redacted. `timeout` is the whole call's deadline, and a
     response over `max_response_bytes` reaches the model cut, with a note (see Appendix B).
@@ -496,24 +504,26 @@ def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] |
 def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, timeout: float,
               max_bytes: int) -> list[Tool]:
     _check_document(spec)
-    resolver = _Resolver(spec)
-    schemes = resolver.deref(spec.get("components", {}).get("securitySchemes", {}), "components.securitySchemes")
+    document = _Resolver(spec)
+    schemes = document.deref(spec.get("components", {}).get("securitySchemes", {}), "components.securitySchemes")
     if not isinstance(schemes, dict) or not all(isinstance(v, dict) for v in schemes.values()):
         raise ValueError(f"components.securitySchemes must map scheme names to objects, got {show(schemes)}")
-    for path, item in spec["paths"].items():
-        if not isinstance(resolver.deref(item, f"paths.{path}"), dict):
+    items = {path: document.target(item, f"paths.{path}") for path, item in spec["paths"].items()}
+    for path, item in items.items():
+        if not isinstance(item, dict):
             raise ValueError(f"paths.{path} must be a path item object (methods -> operations), got {show(item)}")
     auth = _Auth(schemes, credentials or {})
-    tools, left_out = [], []
-    for path, item in spec["paths"].items():
-        for method, op in resolver.deref(item, f"paths.{path}").items():
+    tools, left_out, notes = [], [], []
+    for path, item in items.items():
+        for method, op in item.items():
             if method in HTTP_METHODS:
                 try:  # one operation the converter cannot take must not cost the document its other tools
-                    tools.append(_tool_for(_read_operation(resolver, spec, path, method, op, schemes),
-                                           base_url.rstrip("/"), auth, timeout, max_bytes))
+                    read = _read_operation(spec, path, item, method, op, schemes)
+                    tools.append(_tool_for(read, base_url.rstrip("/"), auth, timeout, max_bytes))
+                    notes += read.notes
                 except ValueError as exc:
                     left_out.append(str(exc))
-    _report_left_out(left_out, converted=len(tools))
+    _report_left_out(left_out, converted=len(tools), notes=notes)
     names = [t.name for t in tools]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -521,15 +531,17 @@ def _tools_of(spec: dict, base_url: str, credentials: dict[str, str] | None, tim
     return tools
 
 
-def _report_left_out(left_out: list[str], converted: int) -> None:
-    """Refuse a document none of whose operations converts; warn about each operation left out of the rest."""
-    import warnings
+def _report_left_out(left_out: list[str], converted: int, notes: list[str]) -> None:
+    """Refuse a document none of whose operations converts; warn about each operation left out of the rest,
+    and about each tool made with less than its operation declares (notes: e.g. no output schema)."""
     if left_out and not converted:
         raise ValueError(left_out[0] if len(left_out) == 1 else
                          f"no operation could be converted: {'; '.join(left_out)}")
     for reason in left_out:
         warnings.warn(f"openapi_to_tools left this operation out (the other {converted} became tools): {reason}",
                       stacklevel=4)
+    for note in notes:
+        warnings.warn(f"openapi_to_tools made this tool with less than its operation declares: {note}", stacklevel=4)
 
 
 def _check_document(spec: JSON) -> None:
@@ -549,15 +561,34 @@ def describe_type(value: JSON) -> str:
                                                                            f"a {tool_core.json_type(value)}")
 
 
-MAX_INLINED_NODES = 50_000  # a tool schema this large would fill a context window by itself
+MAX_INLINED_NODES = 50_000  # per operation's input, and again per output: a tool schema this large would fill a
+# context window by itself
 
 
 class _Resolver:
-    """Resolve local $refs (#/components/...) by inlining them; a loop or a dangling ref is a ValueError."""
+    """Resolve local $refs (#/components/...) by inlining them; a loop or a dangling ref is a ValueError.
+
+    One resolver reads one part of one operation (its input, or its output), so its node budget and
+    its notes belong to that part alone: a schema nobody uses is never read, and one huge or
+    recursive schema costs only the part that uses it.
+    """
 
     def __init__(self, spec: dict):
         self.spec = spec
         self.inlined = 0  # nodes written so far: $refs to $refs double it at each level (a "billion laughs")
+        self.notes: list[str] = []  # what was dropped on the way (see _drop_dynamic_refs)
+
+    def target(self, node: JSON, where: str, seen: tuple[str, ...] = ()) -> JSON:
+        """Follow the $refs at the top of node only; what it holds stays as written (read later, if at all).
+
+        Example: {"$ref": "#/components/responses/Ok"} -> {"description": "ok", "content": {... "$ref" ...}}
+        """
+        if not isinstance(node, dict) or "$ref" not in node:
+            return node
+        ref, found = self._follow(node["$ref"], where, seen)
+        siblings = {k: v for k, v in node.items() if k != "$ref"}  # 3.1 allows description next to $ref
+        found = self.target(found, where, seen + (ref,))
+        return found | siblings if siblings else found
 
     def deref(self, node: JSON, where: str, seen: tuple[str, ...] = ()) -> JSON:
         """Return node with every $ref inside it replaced by a copy of its target."""
@@ -569,17 +600,21 @@ class _Resolver:
             return [self.deref(x, where, seen) for x in node]
         if not isinstance(node, dict):
             return node
+        node = _drop_dynamic_refs(node, where, seen, self.notes)
         if "$ref" in node:
-            ref = node["$ref"]
-            if not isinstance(ref, str) or not ref.startswith("#/"):
-                raise ValueError(f"{where}: $ref {show(ref)} is not a local reference ('#/components/...'); "
-                                 "remote references are not supported")
-            if ref in seen:
-                raise ValueError(f"{where}: $ref loop {' -> '.join(seen + (ref,))}; recursive schemas are not supported")
-            target = self._pointer(ref, where)
-            siblings = {k: v for k, v in node.items() if k != "$ref"}  # 3.1 allows description next to $ref
-            return self.deref(target, where, seen + (ref,)) | self.deref(siblings, where, seen)
+            ref, found = self._follow(node["$ref"], where, seen)
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            return self.deref(found, where, seen + (ref,)) | self.deref(siblings, where, seen)
         return {k: self.deref(v, where, seen) for k, v in node.items()}
+
+    def _follow(self, ref: JSON, where: str, seen: tuple[str, ...]) -> tuple[str, JSON]:
+        """Return a $ref and what it points to, refusing a remote ref and a loop."""
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            raise ValueError(f"{where}: $ref {show(ref)} is not a local reference ('#/components/...'); "
+                             "remote references are not supported")
+        if ref in seen:
+            raise ValueError(f"{where}: $ref loop {' -> '.join(seen + (ref,))}; recursive schemas are not supported")
+        return ref, self._pointer(ref, where)
 
     def _pointer(self, ref: str, where: str) -> JSON:
         node: JSON = self.spec
@@ -644,8 +679,12 @@ def _tool_name(op: dict, method: str, path: str) -> str:
     return name or method
 
 
-def _read_operation(resolver: _Resolver, spec: dict, path: str, method: str, op: JSON, schemes: dict) -> Operation:
-    """Read one operation: its name, description, parameters (path-level ones merged in) and body."""
+def _read_operation(spec: dict, path: str, path_item: dict, method: str, op: JSON, schemes: dict) -> Operation:
+    """Read one operation: its name, description, parameters (path-level ones merged in), body and responses.
+
+    Its $refs are followed here, for this operation alone: the input by one _Resolver, the
+    responses by another (_read_responses), so neither can cost the other, nor another operation.
+    """
     if not isinstance(op, dict):
         raise ValueError(f"{method.upper()} {path}: an operation must be an object, got {show(op)}")
     name = _tool_name(op, method, path)
@@ -653,9 +692,9 @@ def _read_operation(resolver: _Resolver, spec: dict, path: str, method: str, op:
     description = "\n\n".join(p for p in (op.get("summary"), op.get("description")) if p) or f"{method.upper()} {path}"
     secret_inputs = {(s.get("in"), s.get("name")) for s in schemes.values() if s.get("type") == "apiKey"}
     merged: dict[tuple[str, str], dict] = {}
-    path_item = resolver.deref(spec["paths"][path], where)
+    inputs = _Resolver(spec)
     for raw in list(path_item.get("parameters", [])) + list(op.get("parameters", [])):
-        param = resolver.deref(raw, where)
+        param = inputs.deref(raw, where)
         if not isinstance(param, dict) or not isinstance(param.get("name"), str) or param.get("in") not in (
                 "path", "query", "header", "cookie"):
             raise ValueError(f"{where}: a parameter needs a string 'name' and 'in' (path, query or header), got {show(param)}")
@@ -673,10 +712,10 @@ def _read_operation(resolver: _Resolver, spec: dict, path: str, method: str, op:
             schema["description"] = param["description"]
         params.append(_Param(pname, place, schema, place == "path" or bool(param.get("required"))))
     result = Operation(name, method.upper(), path, description, params,
-                       security=op.get("security", spec.get("security", [])),
-                       text_response=_declares_text(resolver.deref(op.get("responses", {}), where)),
-                       output_schema=_output_schema(resolver.deref(op.get("responses", {}), where), where))
-    _read_body(resolver, op, result, where)
+                       security=op.get("security", spec.get("security", [])))
+    _read_body(inputs, op, result, where)
+    result.notes += inputs.notes
+    _read_responses(spec, op, result, where)
     _rename_clashes(result.params)
     missing = set(re.findall(r"\{([^}]+)\}", path)) - {p.wire for p in result.params if p.where == "path"}
     if missing:
@@ -704,15 +743,15 @@ def _rename_clashes(params: list[_Param]) -> None:
 
 def _read_body(resolver: _Resolver, op: dict, result: Operation, where: str) -> None:
     """Merge a JSON request body's fields into the parameters (or make the whole body one parameter)."""
-    body = resolver.deref(op.get("requestBody"), where)
-    if not body:
+    body = resolver.target(op.get("requestBody"), where)
+    if not body or _asks_nothing(resolver, body, where):
         return
     content = body.get("content", {}) if isinstance(body, dict) else {}
     kind = next((k for k in content if k.split(";")[0].strip() in ("application/json", "*/*")
                  or k.endswith("+json")), None)
     if kind is None:
         raise ValueError(f"{where}: request bodies of type {sorted(content)} are not supported; only JSON bodies are")
-    schema = _json_schema(content[kind].get("schema", {}), f"{where} body")
+    schema = _json_schema(resolver.deref(content[kind].get("schema", {}), f"{where} body"), f"{where} body")
     result.body_required = bool(body.get("required"))
     if schema.get("type") == "object" or "properties" in schema:
         required = set(schema.get("required", []))
@@ -723,20 +762,44 @@ def _read_body(resolver: _Resolver, op: dict, result: Operation, where: str) -> 
         result.params.append(_Param("body", "body", schema, bool(body.get("required"))))
 
 
-def _declares_text(responses: JSON) -> bool:
+def _read_responses(spec: dict, op: dict, result: Operation, where: str) -> None:
+    """Read what a success looks like: 2xx declared as text only, and the JSON object's schema (outputSchema).
+
+    Only the 2xx responses are read, and only the one schema kept; with a _Resolver of their own,
+    so a response the converter cannot read costs the tool its output schema, never the tool.
+    """
+    outputs = _Resolver(spec)
+    try:
+        responses = _success_responses(outputs, op.get("responses", {}), where)
+        result.text_response = _declares_text(responses)
+        result.output_schema = _output_schema(outputs, responses, where)
+    except ValueError as exc:  # a $ref loop, the node budget, a dangling $ref: see section 2a
+        result.notes.append(f"{exc}; the tool is made without an output schema")
+    result.notes += outputs.notes
+
+
+def _success_responses(resolver: _Resolver, responses: JSON, where: str) -> dict:
+    """Return the 2xx responses, each followed through its $ref; their schemas stay as written."""
+    responses = resolver.target(responses or {}, where)
+    return {code: resolver.target(r, where) for code, r in responses.items() if str(code).startswith("2")}
+
+
+def _declares_text(responses: dict) -> bool:
     """Say whether the operation's 2xx responses are declared as text/* only."""
-    kinds = [k for code, r in (responses or {}).items() if str(code).startswith("2") and isinstance(r, dict)
-             for k in r.get("content", {})]
+    kinds = [k for r in responses.values() if isinstance(r, dict) for k in r.get("content", {})]
     return bool(kinds) and all(k.startswith("text/") for k in kinds)
 
 
-def _output_schema(responses: JSON, where: str) -> dict | None:
+def _output_schema(resolver: _Resolver, responses: dict, where: str) -> dict | None:
     """Return the first 2xx JSON response schema if it describes an object (MCP output schemas must)."""
-    for code, response in sorted((responses or {}).items(), key=lambda kv: str(kv[0])):
+    for code, response in sorted(responses.items(), key=lambda kv: str(kv[0])):
         media = response.get("content", {}).get("application/json") if isinstance(response, dict) else None
-        if str(code).startswith("2") and isinstance(media, dict) and isinstance(media.get("schema"), dict):
-            schema = _json_schema(media["schema"], f"{where} response {code}", request=False)
-            return schema if schema.get("type") == "object" else None
+        if isinstance(media, dict) and isinstance(media.get("schema"), dict):
+            where = f"{where} response {code}"
+            top = _json_schema(resolver.target(media["schema"], where), where, request=False)
+            if top.get("type") != "object":
+                return None  # an array, a string...: no outputSchema, so what it holds is never read
+            return _json_schema(resolver.deref(media["schema"], where), where, request=False)
     return None
 
 
@@ -899,6 +962,62 @@ def fetch_openapi(base_url: str, timeout: float = 5.0) -> dict:
         raise ValueError(f"{base_url}/openapi.json answered HTTP {answer.status}"
                          + (" with a document over 10 MB" if answer.left_out else ""))
     return json.loads(answer.body.decode("utf-8"))
+
+
+# --- 2a. Real documents: what each piece of the reading above is for ---
+# The lecture's idea is done above: one operation in, one tool out. Descriptions that real services
+# publish (GitHub's 623 operations, OpenAI's 288, Stripe's) were each refused whole until:
+#   - $refs are followed per operation, and only where a tool needs them (_Resolver.target for path
+#     items, parameters, bodies and responses; deref for the schemas kept): a recursive schema that
+#     only some response uses (Stripe's account -> ... -> account) no longer refuses the document.
+#   - The node budget (MAX_INLINED_NODES) is per operation, and the input and the output each have
+#     their own: 623 ordinary operations together pass 50,000 nodes, and a huge or recursive response
+#     costs the tool its output schema (noted), never its parameters. A billion laughs still stops
+#     at the budget, for that operation.
+#   - Only a 2xx response's object schema is read in full (_output_schema); error responses and
+#     array responses are never inlined, since no outputSchema would hold them.
+#   - An optional request body that can hold nothing (an object with no properties and no others
+#     allowed, in every media type) is no body (_asks_nothing): Stripe declares one, as a form, on
+#     each GET and most DELETEs, and forms are not supported, so all its operations were left out.
+#   - $recursiveRef (JSON Schema 2019-09) and $dynamicRef (2020-12) are dropped with a note, with
+#     their anchors (OpenAI's CompoundFilter): once the $refs are inlined, "#" would name the
+#     tool's own schema, so the place they stood accepts any value and the service checks it.
+# What a tool lost this way reaches the caller as a warning that names the operation (_report_left_out).
+
+
+def _asks_nothing(resolver: _Resolver, body: JSON, where: str) -> bool:
+    """Say whether a request body is optional and every media type's schema admits only {} (no field to send).
+
+    Example: {"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {},
+    "additionalProperties": false}}}} -> True
+    """
+    if not isinstance(body, dict) or body.get("required") or not isinstance(body.get("content"), dict):
+        return False
+    schemas = [resolver.target(m.get("schema"), where) if isinstance(m, dict) else None
+               for m in body["content"].values()]
+    return bool(schemas) and all(isinstance(s, dict) and s.get("type") == "object" and not s.get("properties")
+                                 and s.get("additionalProperties") is False and not s.get("patternProperties")
+                                 for s in schemas)
+
+
+DYNAMIC_REFS = ("$recursiveRef", "$dynamicRef")
+DYNAMIC_KEYWORDS = frozenset(DYNAMIC_REFS + ("$recursiveAnchor", "$dynamicAnchor"))
+
+
+def _drop_dynamic_refs(node: dict, where: str, seen: tuple[str, ...], notes: list[str]) -> dict:
+    """Drop $recursiveRef and $dynamicRef (that place then accepts any value) and their anchors; note each ref.
+
+    Example: {"$recursiveRef": "#", "description": "a filter"} -> {"description": "a filter"}, and a note
+    """
+    if DYNAMIC_KEYWORDS.isdisjoint(node):
+        return node
+    inside = f" inside {seen[-1]}" if seen else ""
+    for key in DYNAMIC_REFS:
+        note = (f"{where}: {key} {show(node.get(key))}{inside} was dropped, so that place accepts any value "
+                "(once $refs are inlined, a dynamic reference would point into the tool's own schema)")
+        if key in node and note not in notes:  # once per operation, however often its schema is used
+            notes.append(note)
+    return {k: v for k, v in node.items() if k not in DYNAMIC_KEYWORDS}
 
 
 # ---------------------------------------------------------------------------------------------

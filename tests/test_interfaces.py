@@ -14,6 +14,8 @@ import socket
 import sys
 import threading
 import unittest
+import unittest.mock
+import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -799,15 +801,14 @@ class BadDocuments(unittest.TestCase):
                     openapi_to_tools(spec, "http://127.0.0.1:1")
 
     def test_refs_that_double_at_each_level_are_refused_quickly(self):
+        # the bound holds per operation (issue 36, item 4): the operation is left out, the document's others are kept
         spec = interfaces.cardinal_openapi()
-        schemas = spec["components"]["schemas"]
-        for i in range(30):  # 2**30 copies of the last schema if inlined: a "billion laughs"
-            schemas[f"L{i}"] = {"type": "object", "properties": {"a": {"$ref": f"#/components/schemas/L{i + 1}"},
-                                                                 "b": {"$ref": f"#/components/schemas/L{i + 1}"}}}
-        schemas["L30"] = {"type": "string"}
+        spec["components"]["schemas"] |= billion_laughs(30)  # 2**30 copies of the last schema if inlined
         spec["paths"]["/people"]["get"]["parameters"][0]["schema"] = {"$ref": "#/components/schemas/L0"}
-        with self.assertRaisesRegex(ValueError, "expand to more than 50,000 schema nodes"):
-            openapi_to_tools(spec, "http://127.0.0.1:1")
+        with self.assertWarnsRegex(UserWarning, r"left this operation out \(the other 2 became tools\): GET /people "
+                                                r"\(list_people\).*expand to more than 50,000 schema nodes"):
+            names = [t.name for t in openapi_to_tools(spec, "http://127.0.0.1:1")]
+        self.assertEqual(names, ["list_teams", "make_digest"])
 
     def test_each_broken_document_is_a_value_error_naming_the_problem(self):
         ref = lambda name: {"$ref": f"#/components/schemas/{name}"}  # noqa: E731
@@ -921,6 +922,15 @@ class BadDocuments(unittest.TestCase):
         self.assert_value_error_or_converts(one_operation({}, components={"securitySchemes": []}))
 
 
+def billion_laughs(levels: int) -> dict:
+    """Schemas L0..L{levels} where each refers to the next twice: 2**levels copies of the last once inlined."""
+    schemas = {f"L{levels}": {"type": "string"}}
+    for i in range(levels):
+        ref = {"$ref": f"#/components/schemas/L{i + 1}"}
+        schemas[f"L{i}"] = {"type": "object", "properties": {"a": ref, "b": ref}}
+    return schemas
+
+
 def echo_credentials(status: int):
     """A server that answers `status` and echoes the credentials it received in the error body."""
     def respond(request: dict) -> tuple[int, str, bytes]:
@@ -1011,6 +1021,164 @@ class RealWorldDocuments(unittest.TestCase):
             "post": spec["paths"]["/users"]["post"], "put": spec["paths"]["/users"]["post"] | {"operationId": "p"}}}}
         with self.assertRaisesRegex(ValueError, "no operation could be converted.*multipart.*multipart"):
             openapi_to_tools(only_bad, "http://127.0.0.1:9")
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_response(schema: dict) -> dict:
+    return {"description": "ok", "content": {"application/json": {"schema": schema}}}
+
+
+NODE = {"type": "object", "properties": {"name": {"type": "string"},
+                                         "children": {"type": "array", "items": ref("Node")}}}
+PONG = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+
+
+def tree_and_ping(tree: dict, schemas: dict | None = None) -> dict:
+    """Two operations: GET /tree as given (else a depth parameter and a Pong answer), and a plain GET /ping."""
+    tree = {"operationId": "tree", "parameters": [query_param("depth", {"type": "integer"})],
+            "responses": {"200": json_response(ref("Pong"))}} | tree
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+        "/tree": {"get": tree}, "/ping": {"get": {"operationId": "ping", "responses": {"200": json_response(PONG)}}}},
+        "components": {"schemas": {"Node": NODE, "Pong": PONG} | (schemas or {})}}
+
+
+class PerOperationReading(unittest.TestCase):
+    """Issue 36, item 4: GitHub's, OpenAI's and Stripe's descriptions were each refused whole, by a schema that
+    only some response used, or by a node budget shared by the whole document. The budget is 2,000 nodes here,
+    not 50,000, so that the tests stay fast: what they show does not depend on its size."""
+
+    def setUp(self):
+        budget = unittest.mock.patch.object(interfaces, "MAX_INLINED_NODES", 2_000)
+        budget.start()
+        self.addCleanup(budget.stop)
+
+    def convert(self, spec: dict) -> tuple[dict[str, Tool], list[str]]:
+        """The tools by name, and the warnings given while converting."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            tools = {t.name: t for t in openapi_to_tools(spec, "http://127.0.0.1:9")}
+        return tools, [str(w.message) for w in caught]
+
+    def test_a_response_the_converter_cannot_read_costs_only_that_tools_output_schema(self):
+        node = {"type": "object", "properties": {"name": {"type": "string"},
+                                                 "children": {"type": "array", "items": {}}}}
+        cases = [  # (label, GET /tree's 2xx/4xx responses, its output schema, what the warning names or None)
+            ("a recursive schema", {"200": json_response(ref("Node"))}, None,
+             r"GET /tree \(tree\) response 200: \$ref loop #/components/schemas/Node -> #/components/schemas/Node.*"
+             r"without an output schema"),
+            ("a dangling $ref", {"200": json_response(ref("Gone"))}, None,
+             r"GET /tree \(tree\) response 200: \$ref '#/components/schemas/Gone' points nowhere.*without an "
+             r"output schema"),
+            ("a billion laughs", {"200": json_response(ref("L0"))}, None,
+             r"GET /tree \(tree\) response 200: the \$refs expand to more than 2,000.*without an output schema"),
+            ("recursion only in an error response", {"200": json_response(PONG), "404": json_response(ref("Node"))},
+             PONG, None),
+            ("a recursive array, which no output schema holds", {"200": json_response({"type": "array",
+                                                                                      "items": ref("Node")})},
+             None, None),
+            ("the tree cut to one level by hand", {"200": json_response(ref("Flat"))}, node, None),
+        ]
+        for label, responses, output, warned in cases:
+            with self.subTest(label):
+                tools, said = self.convert(tree_and_ping({"responses": responses},
+                                                         billion_laughs(30) | {"Flat": node}))
+                self.assertEqual(list(tools), ["tree", "ping"])
+                self.assertEqual(list(tools["tree"].parameters["properties"]), ["depth"])  # the input is whole
+                self.assertEqual((tools["tree"].output_schema, tools["ping"].output_schema), (output, PONG))
+                self.assertEqual(len(said), 0 if warned is None else 1, said)
+                if warned:
+                    self.assertRegex(said[0], r"^openapi_to_tools made this tool with less than its operation "
+                                              r"declares: " + warned)
+
+    def test_an_input_the_converter_cannot_read_costs_only_its_operation(self):
+        cases = [  # (label, GET /tree's parameters, what the warning says after naming the operation)
+            ("a recursive parameter", [query_param("root", ref("Node"))], r"\$ref loop #/components/schemas/Node"),
+            ("a dangling $ref", [query_param("root", ref("Gone"))],
+             r"\$ref '#/components/schemas/Gone' points nowhere"),
+            ("a billion laughs", [query_param("root", ref("L0"))], r"the \$refs expand to more than 2,000"),
+            ("a remote $ref", [{"$ref": "common.json#/parameters/Q"}],
+             r'\$ref "common\.json#/parameters/Q" is not a local reference'),
+        ]
+        for label, parameters, reason in cases:
+            with self.subTest(label):
+                tools, said = self.convert(tree_and_ping({"parameters": parameters}, billion_laughs(30)))
+                self.assertEqual(list(tools), ["ping"])
+                self.assertEqual(len(said), 1, said)
+                self.assertRegex(said[0], r"^openapi_to_tools left this operation out \(the other 1 became tools\): "
+                                          r"GET /tree \(tree\): " + reason)
+
+    def test_the_node_budget_is_counted_per_operation(self):
+        # ten operations, each answering a 250-field object: 505 nodes each (by hand: the $ref 1, the schema 1,
+        # "type" 1, properties 1, each field 2, the $ref's siblings 1), 5,050 in all, past the budget of 2,000
+        fields = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(250)}}
+        spec = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "components": {"schemas": {"Wide": fields}},
+                "paths": {f"/r{n}": {"get": {"operationId": f"r{n}", "responses": {"200": json_response(ref("Wide"))}}}
+                          for n in range(10)}}
+        tools, said = self.convert(spec)
+        self.assertEqual((len(tools), said), (10, []))
+        self.assertEqual({len(t.output_schema["properties"]) for t in tools.values()}, {250})
+        self.assertEqual({json.dumps(t.parameters) for t in tools.values()},
+                         {'{"type": "object", "properties": {}, "required": [], "additionalProperties": false}'})
+
+    def test_the_input_and_the_output_each_have_their_own_budget(self):
+        # by hand: a $ref to a 30-field object inlines as 65 nodes (the $ref 1, the schema 1, "type" 1,
+        # properties 1, each field 2, the $ref's siblings 1); the parameter around it adds 3. With a budget
+        # of 100, input (68) and output (65) each fit, and would not together
+        wide = {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(30)}}
+        spec = tree_and_ping({"parameters": [query_param("filter", ref("Wide"))],
+                              "responses": {"200": json_response(ref("Wide"))}}, {"Wide": wide})
+        with unittest.mock.patch.object(interfaces, "MAX_INLINED_NODES", 100):
+            tools, said = self.convert(spec)
+        self.assertEqual(said, [])
+        self.assertEqual(tools["tree"].parameters["properties"]["filter"], wide)
+        self.assertEqual(tools["tree"].output_schema, wide)
+
+    def test_recursive_and_dynamic_refs_are_dropped_with_a_note(self):
+        # OpenAI's CompoundFilter (2019-09's $recursiveRef), and 2020-12's $dynamicRef written the same way
+        comparison = {"type": "object", "properties": {"key": {"type": "string"}}}
+        for keyword, anchor, value, target in (("$recursiveRef", "$recursiveAnchor", True, "#"),
+                                               ("$dynamicRef", "$dynamicAnchor", "filter", "#filter")):
+            with self.subTest(keyword):
+                nested = {keyword: target, "description": "nested"}
+                compound = {anchor: value, "type": "object", "properties": {
+                    "type": {"enum": ["and", "or"]}, "filters": {"type": "array", "items": {"anyOf": [
+                        ref("Comparison"), nested]}}}}
+                spec = one_operation({"method": "post", "operationId": "search", "requestBody": {"content": {
+                    "application/json": {"schema": {"type": "object", "properties": {"filters": ref("Compound")}}}}}},
+                    components={"schemas": {"Comparison": comparison, "Compound": compound}})
+                tools, said = self.convert(spec)
+                self.assertEqual(tools["search"].parameters["properties"]["filters"], {
+                    "type": "object", "properties": {"type": {"enum": ["and", "or"]}, "filters": {
+                        "type": "array", "items": {"anyOf": [comparison, {"description": "nested"}]}}}})
+                self.assertEqual(said, [f"openapi_to_tools made this tool with less than its operation declares: "
+                                        f"POST /a (search) body: {keyword} \"{target}\" inside "
+                                        "#/components/schemas/Compound was dropped, so that place accepts any value "
+                                        "(once $refs are inlined, a dynamic reference would point into the tool's "
+                                        "own schema)"])
+
+    def test_an_optional_body_that_can_hold_nothing_is_no_body(self):
+        # Stripe's GETs each declare one, as a form; forms are not supported, so they were all left out
+        empty = {"type": "object", "properties": {}, "additionalProperties": False}
+        form = lambda schema, required=False: {"required": required, "content": {  # noqa: E731
+            "application/x-www-form-urlencoded": {"encoding": {}, "schema": schema}}}
+        cases = [  # (label, the request body, a tool is made)
+            ("empty and optional", form(empty), True),
+            ("empty, optional, behind a $ref", form(ref("Empty")), True),
+            ("empty but required", form(empty, required=True), False),
+            ("with a field", form(empty | {"properties": {"q": {"type": "string"}}}), False),
+            ("open to any field", form({"type": "object"}), False),
+        ]
+        for label, body, made in cases:
+            with self.subTest(label):
+                spec = tree_and_ping({"requestBody": body}, {"Empty": empty})
+                tools, said = self.convert(spec)
+                self.assertEqual("tree" in tools, made)
+                self.assertEqual(len(said), 0 if made else 1, said)
+                if made:
+                    self.assertEqual(list(tools["tree"].parameters["properties"]), ["depth"])
 
 
 class CallTimeFailures(unittest.TestCase):
