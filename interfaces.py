@@ -874,13 +874,22 @@ def _tool_for(op: Operation, base_url: str, auth: _Auth, timeout: float, max_byt
                 output_schema=op.output_schema)
 
 
+def _fixed_query(path: str) -> tuple[str, dict[str, str]]:
+    """Split a path key that carries a query of its own (OpenAI's description has "/responses?beta=true"): the
+    path template, and that query, sent with every call before the arguments' (one "?", never two)."""
+    from urllib.parse import parse_qsl
+    template, _, query = path.partition("?")
+    return template, dict(parse_qsl(query, keep_blank_values=True))
+
+
 def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: dict, max_bytes: int) -> JSON:
     """Perform one validated call as an HTTP request; return the parsed response or raise ToolExecutionError."""
     param = {p.name: p for p in op.params}
     sent = lambda place: {param[k].wire: v for k, v in arguments.items() if param[k].where == place}  # noqa: E731
     in_path = sent("path")
-    path = re.sub(r"\{([^}]+)\}", lambda m: _path_segment(m.group(1), in_path[m.group(1)]), op.path)
-    query = {k: _wire(v) for k, v in sent("query").items()}
+    template, fixed = _fixed_query(op.path)
+    path = re.sub(r"\{([^}]+)\}", lambda m: _path_segment(m.group(1), in_path[m.group(1)]), template)
+    query = fixed | {k: _wire(v) for k, v in sent("query").items()}
     headers = {"Accept": "application/json"} | {k: str(_wire(v)) for k, v in sent("header").items()}
     body_fields = sent("body")
     data = None

@@ -566,6 +566,18 @@ class CardinalTools(unittest.TestCase):
         self.assertEqual(len(server.api.requests), len(cases))
         self.assertEqual(server.api.digests[0]["days"], 3)
 
+    def test_a_path_key_that_carries_a_query_keeps_it_and_adds_the_arguments_to_it(self):
+        # OpenAI's description has path keys such as "/responses?beta=true": one "?" in the request, not two
+        server = cardinal(self)
+        spec = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/people?beta=true&x=": {"get": {
+            "operationId": "beta_people", "parameters": [query_param("team", {"type": "string"})],
+            "responses": {"200": {"description": "ok"}}}}}}
+        (tool,) = openapi_to_tools(spec, server.url)
+        ToolRegistry([tool]).call("beta_people", {"team": "firmware"})
+        ToolRegistry([tool]).call("beta_people", {})
+        self.assertEqual(server.api.requests[-2:], [("GET", "/people?beta=true&x=&team=firmware"),
+                                                   ("GET", "/people?beta=true&x=")])
+
     def test_a_wrong_parameter_name_is_refused_before_any_request(self):
         server = cardinal(self)
         registry = ToolRegistry(cardinal_tools(server.url))
