@@ -1579,6 +1579,9 @@ def format_scores(scores: dict[str, list[CategoryScore]], header: str, failures:
             lines.append(f"Live Overall Acc {live_summary(categories)['Live Overall Acc'] * 100:.2f}% (bfcl's mean of "
                          "Live Simple, Multiple, Parallel and Parallel Multiple weighted by their line counts; a "
                          "category not graded counts 0 over its size in bfcl's data)")
+        if any(s.category in MULTI_TURN for s in categories):
+            lines.append(f"Multi Turn Overall Acc {multi_turn_summary(categories)['Multi Turn Overall Acc'] * 100:.2f}% "
+                         "(bfcl's mean of Base, Miss Func, Miss Param and Long Context; a category not graded counts 0)")
         failed = [(s.category, line) for s in categories for line in s.lines if not line.verdict.valid]
         lines.append(f"{len(failed)} failure(s)" + (f", the first {failures}:" if len(failed) > failures else
                                                     ":" if failed else "."))
@@ -1638,6 +1641,25 @@ def write_live_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> st
                                              _percent(s["Live Overall Acc"] if complete else None),
                                              *[_percent(s[c]) for c in LIVE]]))
     return _write_csv(score_dir, "data_live.csv", columns, rows)
+
+
+def multi_turn_summary(scores: list[CategoryScore]) -> dict[str, float | None]:
+    """bfcl's data_multi_turn.csv row: Multi Turn Overall Acc = the plain mean of the four categories' accuracies,
+    a category not graded counting 0 (calculate_unweighted_accuracy, never shown as N/A)."""
+    graded = {s.category: s.accuracy for s in scores}
+    return {"Multi Turn Overall Acc": sum(graded.get(c, 0.0) for c in MULTI_TURN) / len(MULTI_TURN),
+            **{c: graded.get(c) for c in MULTI_TURN}}
+
+
+def write_multi_turn_csv(score_dir: str, scores: dict[str, list[CategoryScore]]) -> str:
+    """Write data_multi_turn.csv in bfcl's columns (COLUMNS_MULTI_TURN), ranked by the overall accuracy."""
+    columns = ["Rank", "Model", "Multi Turn Overall Acc", "Base", "Miss Func", "Miss Param", "Long Context"]
+    rows = []
+    for model, categories in scores.items():
+        s = multi_turn_summary(categories)
+        rows.append((s["Multi Turn Overall Acc"], [display_name(model), _percent(s["Multi Turn Overall Acc"]),
+                                                   *[_percent(s[c]) for c in MULTI_TURN]]))
+    return _write_csv(score_dir, "data_multi_turn.csv", columns, rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -5252,6 +5274,7 @@ def main(argv: list[str] | None = None) -> int:
                     write_scores(args.score_dir, model, score)
             write_non_live_csv(args.score_dir, scores)
             write_live_csv(args.score_dir, scores)
+            write_multi_turn_csv(args.score_dir, scores)
     except GradeError as exc:
         print(f"{prog} grade: {exc}", file=sys.stderr)
         return 2

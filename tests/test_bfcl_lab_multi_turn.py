@@ -199,6 +199,11 @@ class ResultFolder(unittest.TestCase):
                                             "model_result_raw", "model_result_decoded", "possible_answer"])
             self.assertEqual(failed["error"]["error_type"], "multi_turn:instance_state_mismatch")
             self.assertNotIn("function", failed["prompt"])
+            # bfcl's data_multi_turn.csv: the overall is the plain mean of the four, a category not graded counting 0
+            self.assertEqual((root / "score" / "data_multi_turn.csv").read_text().splitlines(), [
+                "Rank,Model,Multi Turn Overall Acc,Base,Miss Func,Miss Param,Long Context",
+                "1,some-model,12.50%,50.00%,N/A,N/A,N/A"])
+            self.assertIn("Multi Turn Overall Acc 12.50%", out.getvalue())
 
 
 class DemoSeven(unittest.TestCase):
