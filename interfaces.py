@@ -4600,7 +4600,8 @@ class MCPHttpServer(LoopbackServer):
                         call.cancel("the client closed the response stream")
                     unlisten(self.server, session, message["id"])
                 session.close()
-        return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}, stream()
+        return 200, {"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                     "X-Accel-Buffering": "no"}, stream()
 
     def _stream_reply(self, sid: str, session: MCPSession, message: dict) -> tuple[int, dict, typing.Any] | None:
         """Run the request on a worker; stream what it sends, then its response (none if it was cancelled).
@@ -5178,7 +5179,8 @@ def with_defaults(schema: dict, answer: JSON) -> JSON:
     if not isinstance(answer, dict) or answer.get("action") != "accept":
         return answer
     properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    defaults = {name: spec["default"] for name, spec in properties.items() if isinstance(spec, dict) and "default" in spec}
+    defaults = {name: spec["default"] for name, spec in properties.items()
+                if isinstance(spec, dict) and "default" in spec}
     return answer | {"content": defaults | (answer.get("content") if isinstance(answer.get("content"), dict) else {})}
 
 
@@ -6008,13 +6010,17 @@ def _one_line(message: dict) -> str:
     """A message in one line for the demo: the method and what it carries, or what a result holds."""
     params = message.get("params") if isinstance(message.get("params"), dict) else {}
     if "method" in message:
-        said = {"initialize": lambda: f" asks for {params.get('protocolVersion')}",
-                "tools/call": lambda: f" {params.get('name')}({', '.join(f'{k}={json.dumps(v)}' for k, v in params.get('arguments', {}).items())})"
-                + "".join(f"; {k} {show(v, limit=48)}" for k, v in params.get("inputResponses", {}).items())
-                + ("; the requestState, untouched" if "requestState" in params else ""),
-                "elicitation/create": lambda: f' "{params.get("message")}"'}.get(message["method"], lambda: "")()
-        return f"{message['method']}{said}" + (" (a request of the server's: the call waits for it)"
-                                               if message["method"] == "elicitation/create" else "")
+        method, said = message["method"], ""
+        if method == "initialize":
+            said = f" asks for {params.get('protocolVersion')}"
+        elif method == "tools/call":
+            arguments = ", ".join(f"{k}={json.dumps(v)}" for k, v in params.get("arguments", {}).items())
+            said = f" {params.get('name')}({arguments})" + "".join(
+                f"; {k} {show(v, limit=48)}" for k, v in params.get("inputResponses", {}).items())
+            said += "; the requestState, untouched" if "requestState" in params else ""
+        elif method == "elicitation/create":
+            said = f' "{params.get("message")}" (a request of the server\'s: the call waits for it)'
+        return method + said
     result = message.get("result") if isinstance(message.get("result"), dict) else {}
     if result.get("resultType") == "input_required":
         asked = "; ".join(f'{key} = {q["method"]} "{q["params"].get("message")}"'
@@ -6064,8 +6070,9 @@ def demo_two_revisions() -> str:
                 out.append("")
             old.close()
             new.close()
-    out += ["Instance A took the answer to a question B asked: what the first round learned, and who asked, came back in",
-            "the signed requestState, and the two instances share only its key. The tool ran twice, once a round; it",
+    out += ["Instance A took the answer to a question B asked: what the first round learned, and who asked, came "
+            "back in", "the signed requestState, and the two instances share only its key. The tool ran twice, once a "
+            "round; it",
             f"asks before it writes, so the backend made {made} digest{'s' if made != 1 else ''} in that exchange.", "",
             "What 2026-07-28 changed, and why (a remote server behind a load balancer):",
             format_table(["", "2025-11-25", "2026-07-28", "so that"], [list(row) for row in REVISION_CHANGES])]
