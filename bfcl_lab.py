@@ -9731,7 +9731,8 @@ _CAR_INTERMEDIARY_CITIES = [
 ]
 
 
-MULTI_TURN_CLASSES.update({"GorillaFileSystem": GorillaFileSystem, "MathAPI": MathAPI, "MessageAPI": MessageAPI, "TwitterAPI": TwitterAPI, "TicketAPI": TicketAPI, "TradingBot": TradingBot, "TravelAPI": TravelAPI, "VehicleControlAPI": VehicleControlAPI})
+MULTI_TURN_CLASSES.update({cls.__name__: cls for cls in (GorillaFileSystem, MathAPI, MessageAPI, TwitterAPI, TicketAPI,
+                                                          TradingBot, TravelAPI, VehicleControlAPI)})
 
 
 if __name__ == "__main__":
