@@ -554,6 +554,18 @@ class OverHTTP(unittest.TestCase):
         self.assertEqual((changed["method"], changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"]),
                          ("notifications/prompts/list_changed", 21))
 
+    def test_the_client_hears_a_list_change_on_its_listen_stream(self):
+        client = interfaces.MCPClient(interfaces.StreamableHTTP(self.endpoint.url))
+        self.addCleanup(client.close)
+        self.assertEqual(client.connect(), "2026-07-28")
+        listen_id = client.listen(toolsListChanged=True)
+        self.assertTrue(client._heard("notifications/subscriptions/acknowledged", wait=5))
+        self.endpoint.server.set_registry(self.endpoint.server.registry)
+        self.assertTrue(client.list_changed(wait=5))
+        tagged = [n for n in client.notifications if n["method"] == "notifications/tools/list_changed"]
+        self.assertEqual(tagged[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], listen_id)
+        client.cancel(listen_id)  # over HTTP: the stream is closed
+
     def test_progress_comes_on_an_event_stream_before_the_result(self):
         PAUSE.set()
         self.addCleanup(PAUSE.clear)
