@@ -4564,7 +4564,8 @@ class MCPHttpServer(LoopbackServer):
         params = message.get("params", {})
         try:
             request_meta(params if isinstance(params, dict) else {})
-            if problem := header_mismatch(headers, message):
+            tool = self.server.registry.get(params.get("name")) if message["method"] == "tools/call" else None
+            if problem := header_mismatch(headers, message, tool.parameters if tool is not None else None):
                 raise RPCError(HEADER_MISMATCH, f"Header mismatch: {problem}")
         except RPCError as exc:
             return _http_json(400, rpc_error(message["id"], exc.code, exc.message, exc.data))
@@ -4885,6 +4886,7 @@ class StreamableHTTP:
         self.challenge: str | None = None  # the WWW-Authenticate of the last in-band refusal (a scope to ask for)
         self.inbox: queue.Queue = queue.Queue()
         self.posts: dict[JSON, typing.Any] = {}  # request id -> the socket of its POST's event stream, while it lasts
+        self.mirrored: dict[str, dict] = {}  # tool -> {argument path: header name}, its x-mcp-header (MCPClient)
 
     def _headers(self) -> dict:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -4921,8 +4923,8 @@ class StreamableHTTP:
         """POST one message; what comes back (JSON, or the events of a stream) arrives through receive(). A
         request of 2026-07-28 goes with its routing headers (routing_headers)."""
         sent = json.loads(text)
-        connection, sock, response = self._open("POST", self._headers() | routing_headers(sent), text.encode("utf-8"),
-                                                reuse=True)
+        headers = self._headers() | routing_headers(sent) | self._mirrored(sent)
+        connection, sock, response = self._open("POST", headers, text.encode("utf-8"), reuse=True)
         if response.headers.get("Content-Type", "").startswith("text/event-stream") and response.status == 200:
             self.session_id = response.headers.get("Mcp-Session-Id") or self.session_id
             sock.settimeout(None)  # a long call may be quiet for a while; receive() has its own timeout
@@ -4999,6 +5001,15 @@ class StreamableHTTP:
                          name="mcp-get-stream").start()
         return True
 
+    def _mirrored(self, message: JSON) -> dict[str, str]:
+        """2026-07-28: the Mcp-Param-* headers of a tools/call, from the arguments its tool's x-mcp-header marks."""
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        if message.get("method") != "tools/call" or not routing_headers(message):
+            return {}
+        return {f"Mcp-Param-{header}": header_value(value)
+                for path, header in self.mirrored.get(params.get("name"), {}).items()
+                if (value := _at(params.get("arguments"), path)) is not None}
+
     def cancel(self, request_id: JSON) -> bool:
         """2026-07-28: cancel a request by closing its POST's event stream (the server takes that as the cancel).
         False when it has none open (it was answered as JSON, or has ended)."""
@@ -5041,6 +5052,68 @@ class StreamableHTTP:
             self.session_id = None
 
 
+TOKEN_CHARS = frozenset("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")  # RFC 9110
+
+
+def header_value(value: JSON) -> str:
+    """A value as a header carries it (2026-07-28): a string as it is, an integer in decimal, a boolean as true or
+    false; one that is no plain visible ASCII (or looks like the encoding itself) as =?base64?...?=.
+    Example: "us-west1" -> "us-west1"; "Hello, 世界" -> "=?base64?SGVsbG8sIOS4lueVjA==?="; True -> "true" """
+    text = _header_text(value)
+    plain = all(" " <= c <= "~" for c in text) and text == text.strip() and not (
+        text.startswith("=?base64?") and text.endswith("?="))
+    return text if plain else "=?base64?" + base64.b64encode(text.encode()).decode() + "?="
+
+
+def _header_text(value: JSON) -> str:
+    """A parameter's value as text, before any encoding: a boolean lower-case, a number in decimal."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def param_headers(schema: JSON) -> dict[tuple[str, ...], str] | str:
+    """The parameters a tool's inputSchema mirrors into headers (x-mcp-header): {property path: header name}, or
+    why the annotation is invalid (an HTTP client then leaves the tool out). Valid: a token, unique in any case, on
+    a string, integer or boolean property reached through "properties" keys only."""
+    found: dict[tuple[str, ...], str] = {}
+    problems: list[str] = []
+
+    def walk(node: JSON, path: tuple[str, ...], reachable: bool) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item, path, False)
+            return
+        if not isinstance(node, dict):
+            return
+        if "x-mcp-header" in node:
+            name = node["x-mcp-header"]
+            if not reachable:
+                problems.append(f"x-mcp-header {show(name)} is not reached through properties alone")
+            elif not (isinstance(name, str) and name and set(name) <= TOKEN_CHARS):
+                problems.append(f"x-mcp-header {show(name)} is not an HTTP token")
+            elif node.get("type") not in ("string", "integer", "boolean"):
+                problems.append(f"x-mcp-header {name!r} is on a {show(node.get('type'))}, not a string, integer or "
+                                "boolean")
+            else:
+                found[path] = name
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for prop, sub in value.items():
+                    walk(sub, path + (prop,), reachable)
+            elif key != "x-mcp-header":
+                walk(value, path, False)
+    walk(schema, (), True)
+    names = [n.lower() for n in found.values()]
+    problems += [f"x-mcp-header {n!r} is used twice" for n in sorted(set(names)) if names.count(n) > 1]
+    return "; ".join(problems) if problems else found
+
+
+def _at(arguments: JSON, path: tuple[str, ...]) -> JSON:
+    """The value at a property path of the arguments (None when absent)."""
+    for key in path:
+        arguments = arguments.get(key) if isinstance(arguments, dict) else None
+    return arguments
+
+
 def routing_headers(message: JSON) -> dict[str, str]:
     """The headers a 2026-07-28 request repeats from its body, for proxies that route without reading it
     (MCP-Protocol-Version, Mcp-Method, Mcp-Name for tools/call, prompts/get and resources/read); {} for a
@@ -5051,8 +5124,7 @@ def routing_headers(message: JSON) -> dict[str, str]:
         return {}
     headers = {"MCP-Protocol-Version": version, "Mcp-Method": message["method"]}
     if isinstance(name := params.get(ROUTED_BY_NAME.get(message["method"], "")), str):
-        plain = name.isascii() and name.isprintable() and name == name.strip() and not name.startswith("=?base64?")
-        headers["Mcp-Name"] = name if plain else "=?base64?" + base64.b64encode(name.encode()).decode() + "?="
+        headers["Mcp-Name"] = header_value(name)
     return headers
 
 
@@ -5333,6 +5405,24 @@ class MCPClient(MCPCoreClient):
         self.protocol_version = wanted if wanted in MCP_VERSIONS else LATEST_VERSION
         self.initialize()
         return self.protocol_version
+
+    def list_tools(self) -> list[dict]:
+        """The core's list; in 2026-07-28 over Streamable HTTP, a tool whose x-mcp-header annotations break the
+        rules is left out (said in alerts), and the others' mirrored parameters go to the transport, which sends
+        them as Mcp-Param-* headers."""
+        tools = super().list_tools()
+        if self.protocol_version not in MODERN_VERSIONS or not hasattr(self.transport, "mirrored"):
+            return tools
+        kept = []
+        for tool in tools:
+            found = param_headers(tool.get("inputSchema"))
+            if isinstance(found, str):
+                self.alerts.append(f"{tool.get('name')}: left out: {found}")
+                continue
+            self.transport.mirrored[tool["name"]] = found
+            kept.append(tool)
+        self.tools = kept
+        return kept
 
     def listen(self, **notifications: JSON) -> JSON:
         """2026-07-28: open a subscriptions/listen stream, e.g. listen(toolsListChanged=True); what it brings is
@@ -9101,7 +9191,7 @@ def _modern_request(headers: typing.Mapping[str, str], message: JSON) -> bool:
 ROUTED_BY_NAME = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # what Mcp-Name repeats
 
 
-def header_mismatch(headers: typing.Mapping[str, str], message: dict) -> str:
+def header_mismatch(headers: typing.Mapping[str, str], message: dict, schema: JSON = None) -> str:
     """Say how a 2026-07-28 POST's routing headers disagree with its body ('' when they agree): MCP-Protocol-Version
     is the _meta's version, Mcp-Method the method, Mcp-Name the name or URI it acts on (a value may come
     base64-encoded as =?base64?...?=). Header names are matched in any case, values exactly, blanks around them
@@ -9111,10 +9201,19 @@ def header_mismatch(headers: typing.Mapping[str, str], message: dict) -> str:
               ("Mcp-Method", message.get("method"))]
     if message.get("method") in ROUTED_BY_NAME:
         wanted.append(("Mcp-Name", params.get(ROUTED_BY_NAME[message["method"]])))
+    mirrored = param_headers(schema) if message.get("method") == "tools/call" and schema is not None else {}
+    for path, header in (mirrored.items() if isinstance(mirrored, dict) else ()):
+        value = _at(params.get("arguments"), path)
+        if value is not None:
+            wanted.append((f"Mcp-Param-{header}", _header_text(value)))
+        elif headers.get(f"Mcp-Param-{header}") is not None:
+            return f"the Mcp-Param-{header} header is sent, but the body has no {'.'.join(path)}"
     for name, body in wanted:
         value = headers.get(name)
         if value is None:
             return f"the {name} header is missing; it must repeat the body's {show(body)}"
+        if not all(" " <= c <= "~" or c == "\t" for c in value):
+            return f"the {name} header holds characters a header may not carry; encode it as =?base64?...?="
         decoded = _header_value(value.strip())
         if decoded != body:
             return f"{name} header value {show(value.strip())} does not match body value {show(body)}"

@@ -209,7 +209,11 @@ def modern_tools() -> list[Tool]:
                lambda: _announce("notifications/tools/list_changed")),
               ("test_trigger_prompt_change", "Announce that the prompt list changed (it does not)",
                lambda: _announce("notifications/prompts/list_changed"))]
-    return [Tool(name, description, NO_ARGUMENTS, fn, read_only=True) for name, description, fn in asking]
+    region = {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region",
+                                                          "description": "Where to run; sent as Mcp-Param-Region too"}}}
+    return [Tool(name, description, NO_ARGUMENTS, fn, read_only=True) for name, description, fn in asking] + [
+        Tool("test_custom_header", "Echo a region that travels in the Mcp-Param-Region header as well", region,
+             lambda region=None: f"Region: {region}", read_only=True, fill_none=("region",))]
 
 
 SCHEMA_2020_12 = {  # 0.2.0's version of the scenario's schema: composition, conditionals and an anchor besides

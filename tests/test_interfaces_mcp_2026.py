@@ -99,9 +99,18 @@ def context_prompt() -> str:
     return f"Use this context: {answer['content']['context']}"
 
 
+REGION = {"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"},
+                                          "limit": {"type": "integer", "x-mcp-header": "Limit"}}}
+BAD_HEADER = {"type": "object", "properties": {"ratio": {"type": "number", "x-mcp-header": "Ratio"}}}
+
+
 def server(**options) -> MCPServer:
     registry = ToolRegistry([tool_from_function(f, read_only=True) for f in (greet, name_and_color,
-                                                                              everything_at_once, capital, chatty, slow)])
+                                                                              everything_at_once, capital, chatty, slow)]
+                            + [interfaces.Tool("where", "Say the region", REGION, lambda region=None, limit=None:
+                                               f"{region}/{limit}", read_only=True, fill_none=("region", "limit")),
+                               interfaces.Tool("ratio", "A tool whose header annotation breaks the rules", BAD_HEADER,
+                                               lambda ratio=None: str(ratio), read_only=True, fill_none=("ratio",))])
     found = MCPServer(registry, resources=[Resource("test://note", "note", lambda: "a note", "text/plain")],
                       prompts=[Prompt("with_context", "A prompt that asks for context first.", context_prompt)],
                       **options)
@@ -523,6 +532,48 @@ class OverHTTP(unittest.TestCase):
                 self.assertEqual((status, reply["result"]["resultType"]), (200, "input_required"))
         status, reply = self.rpc("tools/call", {"name": "greet", "arguments": {}}, {"Mcp-Name": "=?base64?Z3J!!ZWV0?="})
         self.assertEqual((status, reply["error"]["code"]), (400, -32020))
+
+    def test_a_parameter_mirrored_into_a_header_must_say_what_the_body_says(self):
+        call = {"name": "where", "arguments": {"region": "Hello, 世界", "limit": 3}}
+        good = {"Mcp-Param-Region": "=?base64?SGVsbG8sIOS4lueVjA==?=", "Mcp-Param-Limit": "3"}
+        status, reply = self.rpc("tools/call", call, good)
+        self.assertEqual((status, reply["result"]["content"][0]["text"]), (200, "Hello, 世界/3"))
+        for label, headers, params in (
+                ("a different value", good | {"Mcp-Param-Limit": "4"}, call),
+                ("missing", {"Mcp-Param-Region": good["Mcp-Param-Region"]}, call),
+                ("not base64", good | {"Mcp-Param-Region": "=?base64?SGVs!!!bG8=?="}, call),
+                ("no value in the body", {"Mcp-Param-Limit": "3"}, {"name": "where", "arguments": {}})):
+            with self.subTest(label):
+                status, reply = self.rpc("tools/call", params, headers)
+                self.assertEqual((status, reply["error"]["code"]), (400, -32020))
+
+    def test_the_client_mirrors_the_marked_arguments_and_leaves_out_a_tool_that_breaks_the_rules(self):
+        client = interfaces.MCPClient(interfaces.StreamableHTTP(self.endpoint.url))
+        self.addCleanup(client.close)
+        client.connect()
+        names = [t["name"] for t in client.list_tools()]
+        self.assertIn("where", names)
+        self.assertNotIn("ratio", names)
+        self.assertIn("ratio: left out: x-mcp-header 'Ratio' is on a \"number\"", " ".join(client.alerts))
+        self.assertEqual(client.call_tool("where", {"region": " padded ", "limit": 2})["content"][0]["text"],
+                         " padded /2")  # accepted: the header went base64-encoded, as it must
+
+    def test_header_values_and_annotations_as_the_specification_writes_them(self):
+        for value, header in (("us-west1", "us-west1"), ("Hello, 世界", "=?base64?SGVsbG8sIOS4lueVjA==?="),
+                              (" padded ", "=?base64?IHBhZGRlZCA=?="), ("line1\nline2", "=?base64?bGluZTEKbGluZTI=?="),
+                              ("=?base64?literal?=", "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="), (True, "true"), (-7, "-7")):
+            with self.subTest(value):
+                self.assertEqual(interfaces.header_value(value), header)
+        nested = {"type": "object", "properties": {"a": {"type": "object", "properties": {
+            "b": {"type": "integer", "x-mcp-header": "B"}}}}}
+        self.assertEqual(interfaces.param_headers(nested), {("a", "b"): "B"})
+        for schema, said in (({"properties": {"x": {"type": "array", "items": {"type": "string", "x-mcp-header": "X"}}}},
+                               "not reached through properties alone"),
+                              ({"properties": {"x": {"type": "string", "x-mcp-header": "a b"}}}, "not an HTTP token"),
+                              ({"properties": {"x": {"type": "string", "x-mcp-header": "R"},
+                                               "y": {"type": "string", "x-mcp-header": "r"}}}, "used twice")):
+            with self.subTest(said):
+                self.assertIn(said, interfaces.param_headers(schema))
 
     def test_get_and_delete_have_no_place_in_2026(self):
         for verb in ("GET", "DELETE"):
