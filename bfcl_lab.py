@@ -1830,7 +1830,6 @@ def _turn_verdict(turn: int, gold_calls: list, model_calls: list, sides: dict, s
 
 def _instances(entry: dict, classes: dict[str, type], long_context: bool) -> dict[str, object]:
     """Fresh instances of the entry's classes, each loaded with its part of the entry's initial_config."""
-    import copy
     made = {}
     for name in entry["involved_classes"]:
         instance = classes[name]()
@@ -1854,7 +1853,6 @@ def gold_call(text: str) -> tuple[str, list, dict]:
     """Read one gold call string as bfcl runs it (it evaluates the text, so positional arguments count there): its
     name, positional and keyword values, read by Python's ast as literals, never evaluated.
     Example: "cd(folder='document')" -> ('cd', [], {'folder': 'document'})"""
-    import ast
     node = ast.parse(text.strip(), mode="eval").body
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         raise ValueError(f"a gold call must be name(arguments): {text!r}")
