@@ -78,13 +78,14 @@ trifecta (private data + untrusted content + a way to send data out).
 
 What it leaves out: remote and recursive `$ref`s (an operation whose input recurses is left out, one
 whose response recurses gets no output schema; `$recursiveRef` and `$dynamicRef` are dropped, with a
-warning), cookie parameters, non-JSON request bodies (forms, multipart), `deepObject` and other
-non-default parameter styles (arrays in a query repeat the key; objects in a query are sent as JSON
-text), OAuth flows (a bearer token or an API key is supplied as is; MCP's OAuth discovery too),
-response validation (the tool returns the parsed JSON), MCP's roots, tasks, URL-mode elicitation
-and sampling with tools, URI templates beyond RFC 6570 level 1, and MCP 2026-07-28 beyond its
-core (part I answers its per-request form and server/discover; part II speaks the handshake
-revisions only). In section 5: a real model (the gullible one
+warning), cookie parameters, request bodies other than JSON and forms (multipart; a form's fields
+are written as its encoding object asks, deepObject included), non-default styles of the other
+parameters (arrays in a query repeat the key; objects in a query are sent as JSON text), OAuth flows
+(a bearer token or an API key is supplied as is; the server publishes its protected resource
+metadata, RFC 9728), response validation (the tool returns the parsed JSON), MCP's tasks extension,
+URL-mode elicitation and sampling with tools, and URI templates beyond RFC 6570 level 1 (MCP
+2026-07-28 is served in full beside the handshake era, its roots asked through MRTR only). In
+section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
 relies on the model's judgement fails), the paper records beyond the two the slides name (they are
 invented), a scanner that would survive an adaptive attacker (ours is a word list, on purpose), and
@@ -473,6 +474,7 @@ class Operation:
     text_response: bool = False  # the 2xx response is declared as text/*
     output_schema: dict | None = None  # the 2xx JSON response's schema, when it is an object (MCP's outputSchema)
     notes: list[str] = field(default_factory=list)  # what the tool lost of the document (e.g. its output schema)
+    form_encoding: dict | None = None  # a form body (not JSON): its media type's encoding object, per field
 
 
 def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] | None = None,
@@ -480,7 +482,7 @@ def openapi_to_tools(spec: dict, base_url: str, *, credentials: dict[str, str] |
     """Turn every operation of an OpenAPI 3.0/3.1 document into a Tool that performs the request.
 
     name: operationId (else method and path, e.g. get_people_by_id); description: summary and
-    description; parameters: one property per path, query, header and JSON-body field, with
+    description; parameters: one property per path, query, header and body field (JSON or a form), with
     required, enum, default and descriptions, local $refs resolved, additionalProperties false.
     credentials maps a security scheme's name (components.securitySchemes) to its secret: an
     apiKey is sent in its header or query parameter, an http bearer/basic scheme as
@@ -749,9 +751,14 @@ def _read_body(resolver: _Resolver, op: dict, result: Operation, where: str) -> 
     content = body.get("content", {}) if isinstance(body, dict) else {}
     kind = next((k for k in content if k.split(";")[0].strip() in ("application/json", "*/*")
                  or k.endswith("+json")), None)
+    if kind is None and FORM in content:  # Stripe's API takes every body as a form
+        kind, result.form_encoding = FORM, content[FORM].get("encoding") or {}
     if kind is None:
-        raise ValueError(f"{where}: request bodies of type {sorted(content)} are not supported; only JSON bodies are")
+        raise ValueError(f"{where}: request bodies of type {sorted(content)} are not supported; only JSON and form "
+                         f"({FORM}) bodies are")
     schema = _json_schema(resolver.deref(content[kind].get("schema", {}), f"{where} body"), f"{where} body")
+    if kind == FORM and not (schema.get("type") == "object" or "properties" in schema):
+        raise ValueError(f"{where}: a form body must be an object of fields, got {show(schema, limit=80)}")
     result.body_required = bool(body.get("required"))
     if schema.get("type") == "object" or "properties" in schema:
         required = set(schema.get("required", []))
@@ -894,8 +901,11 @@ def _send(op: Operation, base_url: str, auth: _Auth, timeout: float, arguments: 
     body_fields = sent("body")
     data = None
     if body_fields or (op.body_required and op.body_is_object):  # an optional body the model left out is not sent
-        data = json.dumps(body_fields if op.body_is_object else body_fields["body"]).encode("utf-8")
-        headers["Content-Type"] = "application/json"
+        if op.form_encoding is not None:
+            data, headers["Content-Type"] = form_body(body_fields, op.form_encoding).encode("ascii"), FORM
+        else:
+            data = json.dumps(body_fields if op.body_is_object else body_fields["body"]).encode("utf-8")
+            headers["Content-Type"] = "application/json"
     auth.apply(op.security, headers, query)
     url = base_url + path + ("?" + urlencode(query, doseq=True) if query else "")
     label = f"{op.method} {op.path}"
@@ -931,6 +941,36 @@ def _cut_note(answer: "HTTPAnswer", op: Operation) -> str:
            "narrows it, so ask for one item at a time if another tool allows it")
     return (f"{shown}\n[cut: the response has {total}; only the first {len(answer.body):,} are shown. "
             f"To see the rest, {ask}.]")
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def form_body(fields: dict, encoding: dict) -> str:
+    """Write a form body as OpenAPI's encoding object asks, field by field: a list as the field repeated (style
+    form), or key[]=v under deepObject; an object as key[sub]=v (deepObject, Stripe's), else its fields flattened.
+    Example: {"amount": 5, "metadata": {"id": "7"}}, {"metadata": {"style": "deepObject"}} -> 'amount=5&metadata%5Bid%5D=7'"""
+    pairs: list[tuple[str, JSON]] = []
+    for name, value in fields.items():
+        deep = (encoding.get(name) or {}).get("style") == "deepObject"
+        if isinstance(value, (dict, list)) and deep:
+            pairs += _deep_pairs(name, value)
+        elif isinstance(value, list):
+            pairs += [(name, item) for item in value]
+        elif isinstance(value, dict):
+            pairs += list(value.items())
+        else:
+            pairs.append((name, value))
+    return urlencode([(k, _wire(v) if not isinstance(v, (dict, list)) else json.dumps(v)) for k, v in pairs])
+
+
+def _deep_pairs(prefix: str, value: JSON) -> list[tuple[str, JSON]]:
+    """deepObject's keys, all the way down. Example: ('m', {'a': {'b': 1}, 'c': [2]}) -> [('m[a][b]', 1), ('m[c][]', 2)]"""
+    if isinstance(value, dict):
+        return [pair for key, sub in value.items() for pair in _deep_pairs(f"{prefix}[{key}]", sub)]
+    if isinstance(value, list):
+        return [pair for item in value for pair in _deep_pairs(f"{prefix}[]", item)]
+    return [(prefix, value)]
 
 
 def _wire(value: JSON) -> JSON:

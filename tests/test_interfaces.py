@@ -578,6 +578,35 @@ class CardinalTools(unittest.TestCase):
         self.assertEqual(server.api.requests[-2:], [("GET", "/people?beta=true&x=&team=firmware"),
                                                    ("GET", "/people?beta=true&x=")])
 
+    def test_a_form_body_is_sent_as_its_encoding_object_asks(self):
+        # Stripe's API takes every body as a form, objects in deepObject style (metadata[order_id]=7)
+        class Recorder(interfaces.LoopbackServer):
+            def respond(self, method, target, headers, body):
+                self.seen = (method, headers.get("Content-Type"), body.decode())
+                return 200, {"Content-Type": "application/json"}, b'{"id": "ch_1"}'
+        server = Recorder().start()
+        self.addCleanup(server.stop)
+        form = {"type": "object", "required": ["amount"], "properties": {
+            "amount": {"type": "integer"}, "capture": {"type": "boolean"},
+            "expand": {"type": "array", "items": {"type": "string"}},
+            "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}}
+        spec = {"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/v1/charges": {"post": {
+            "operationId": "PostCharges", "responses": {"200": {"description": "ok"}},
+            "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {
+                "schema": form, "encoding": {"expand": {"style": "deepObject", "explode": True},
+                                             "metadata": {"style": "deepObject", "explode": True}}}}}}}}}
+        (tool,) = openapi_to_tools(spec, server.url)
+        self.assertEqual(tool.parameters["required"], ["amount"])
+        result = ToolRegistry([tool]).call("PostCharges", {"amount": 500, "capture": False, "expand": ["customer"],
+                                                           "metadata": {"order_id": "7"}})
+        self.assertEqual(result.content, {"id": "ch_1"})
+        self.assertEqual(server.seen, ("POST", "application/x-www-form-urlencoded",
+                                       "amount=500&capture=false&expand%5B%5D=customer&metadata%5Border_id%5D=7"))
+        refused = copy.deepcopy(spec)
+        refused["paths"]["/v1/charges"]["post"]["requestBody"]["content"] = {"multipart/form-data": {"schema": form}}
+        with self.assertRaisesRegex(ValueError, "multipart/form-data"):
+            openapi_to_tools(refused, server.url)  # its one operation left out: nothing left to serve
+
     def test_a_wrong_parameter_name_is_refused_before_any_request(self):
         server = cardinal(self)
         registry = ToolRegistry(cardinal_tools(server.url))
@@ -844,9 +873,12 @@ class BadDocuments(unittest.TestCase):
             ("two operations with one operationId", {"openapi": "3.0.3", "paths": {
                 "/a": {"get": {"operationId": "same", "responses": {}}},
                 "/b": {"get": {"operationId": "same", "responses": {}}}}}, ["same", "operationId"]),
-            ("a form body", one_operation({"method": "post", "requestBody": {"content": {
-                "application/x-www-form-urlencoded": {"schema": {"type": "object"}}}}}),
-             ["application/x-www-form-urlencoded", "JSON"]),
+            ("a multipart body", one_operation({"method": "post", "requestBody": {"content": {
+                "multipart/form-data": {"schema": {"type": "object"}}}}}),
+             ["multipart/form-data", "JSON and form"]),
+            ("a form body that is no object", one_operation({"method": "post", "requestBody": {"content": {
+                "application/x-www-form-urlencoded": {"schema": {"type": "string"}}}}}),
+             ["a form body must be an object"]),
             ("a cookie parameter", one_operation({"parameters": [
                 {"name": "session", "in": "cookie", "schema": {"type": "string"}}]}), ["cookie", "session"]),
             ("a parameter without 'in'", one_operation({"parameters": [{"name": "q", "schema": {}}]}), ["'in'"]),
@@ -1172,16 +1204,17 @@ class PerOperationReading(unittest.TestCase):
                                         "own schema)"])
 
     def test_an_optional_body_that_can_hold_nothing_is_no_body(self):
-        # Stripe's GETs each declare one, as a form; forms are not supported, so they were all left out
+        # Stripe's GETs each declare one, as a form (and multipart bodies are not supported: then it matters)
         empty = {"type": "object", "properties": {}, "additionalProperties": False}
-        form = lambda schema, required=False: {"required": required, "content": {  # noqa: E731
-            "application/x-www-form-urlencoded": {"encoding": {}, "schema": schema}}}
+        body_of = lambda kind, schema, required=False: {"required": required, "content": {  # noqa: E731
+            kind: {"encoding": {}, "schema": schema}}}
+        multipart = "multipart/form-data"
         cases = [  # (label, the request body, a tool is made)
-            ("empty and optional", form(empty), True),
-            ("empty, optional, behind a $ref", form(ref("Empty")), True),
-            ("empty but required", form(empty, required=True), False),
-            ("with a field", form(empty | {"properties": {"q": {"type": "string"}}}), False),
-            ("open to any field", form({"type": "object"}), False),
+            ("empty and optional", body_of(multipart, empty), True),
+            ("empty, optional, behind a $ref", body_of(multipart, ref("Empty")), True),
+            ("empty but required", body_of(multipart, empty, required=True), False),
+            ("with a field", body_of(multipart, empty | {"properties": {"q": {"type": "string"}}}), False),
+            ("open to any field", body_of(multipart, {"type": "object"}), False),
         ]
         for label, body, made in cases:
             with self.subTest(label):
