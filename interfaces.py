@@ -2891,11 +2891,13 @@ class MCPServer(MCPCoreServer):
                  info: dict | None = None, instructions: str | None = None,
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
                  session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES,
-                 state_key: bytes | None = None, clock: typing.Callable[[], float] = time.time):
+                 state_key: bytes | None = None, clock: typing.Callable[[], float] = time.time,
+                 deadlines: "Deadlines | None" = None):
         super().__init__(registry, info=info, instructions=instructions, tokens=tokens, page_size=page_size,
                          max_message_bytes=max_message_bytes)
         self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
         self.tool_timeout, self.session_workers = tool_timeout, session_workers
+        self.deadlines = deadlines or DEADLINES  # what runs each call's deadline (a test may run them itself)
         self.state_key = state_key or secrets.token_bytes(32)  # signs requestState (MRTR); share it between instances
         self.clock = clock  # when a requestState expires (wall-clock seconds)
         self.listeners: dict[tuple[int, JSON], Listener] = {}  # 2026-07-28's subscriptions/listen requests, open now
@@ -3075,8 +3077,8 @@ class MCPSession(MCPCoreSession):
 
     def _arm(self, call: "MCPCall", tool: Tool, future, began: float) -> None:
         if self.server.tool_timeout is not None:
-            call.deadline = DEADLINES.at(began + self.server.tool_timeout,
-                                         functools.partial(self._overdue, call, tool, future))
+            call.deadline = self.server.deadlines.at(began + self.server.tool_timeout,
+                                                     functools.partial(self._overdue, call, tool, future))
 
     def _overdue(self, call: "MCPCall", tool: Tool, future) -> None:
         """The call's deadline passed: answer for it, saying whether it started at all (DEADLINES runs this; future

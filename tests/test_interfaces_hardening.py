@@ -710,7 +710,7 @@ class UnansweredRequests(unittest.TestCase):
     a worker for ask()'s 60 s while the call's deadline is 10 s: twelve such calls took 35 more threads."""
 
     def test_an_elicitation_never_answered_ends_at_the_call_deadline_and_frees_the_worker(self):
-        released, refusals = threading.Event(), []
+        released, refusals, asked = threading.Event(), [], threading.Event()
         schema = {"type": "object", "properties": {"name": {"type": "string"}}}
 
         def ask_name() -> str:
@@ -724,14 +724,33 @@ class UnansweredRequests(unittest.TestCase):
                 return "no answer"
             finally:
                 released.set()
-        server = MCPServer(ToolRegistry([tool_from_function(ask_name, read_only=True)]), tool_timeout=0.5)  # long enough to start the tool and ask, even under load
+
+        class Deadlines(interfaces.Deadlines):  # the test says when the deadline comes: no wall-clock wait
+            def __init__(self):
+                super().__init__()
+                self.due = []
+
+            def at(self, when, callback):
+                self.due.append([when, 0, callback])
+                return self.due[-1]
+        deadlines = Deadlines()
+        server = MCPServer(ToolRegistry([tool_from_function(ask_name, read_only=True)]), tool_timeout=10,
+                           deadlines=deadlines)
         self.addCleanup(server.close)
         session, sent = server.session(), []
-        session.sink = lambda message, related: sent.append(message) or True  # delivered; the client never answers
+        session.sink = lambda message, related: sent.append(message) or asked.set() or True  # the client never answers
         client = {"name": "silent", "version": "0"}
         self.assertIn("result", session.handle(rpc("initialize", {"protocolVersion": "2025-06-18", "clientInfo": client,
                                                                   "capabilities": {"elicitation": {}}}, 0)))
-        reply = session.handle(rpc("tools/call", {"name": "ask_name", "arguments": {}}, 1))
+        replies = []
+        calling = threading.Thread(target=lambda: replies.append(session.handle(
+            rpc("tools/call", {"name": "ask_name", "arguments": {}}, 1))))
+        calling.start()
+        self.assertTrue(asked.wait(5), "the tool never asked")
+        (entry,) = deadlines.due
+        entry[2]()  # the call's deadline passes now, while the tool waits for the client's answer
+        calling.join(5)
+        reply = replies[0]
         self.assertTrue(reply["result"]["isError"])
         self.assertIn("the client never answered its elicitation/create request", text_of(reply["result"]))
         self.assertTrue(released.wait(5), "the tool still waits for an answer: it holds its worker")
