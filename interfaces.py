@@ -32,7 +32,8 @@ slides 003, "REST APIs", "What the model actually sees", "Designing tools", "Tru
      (Deadlines), workers for the calls that need them (over stdio the reader runs a call itself and
      hands the reading on past 5 ms), batches. 4a: resources (lists, reads, URI templates,
      subscriptions) and prompts. 4b: the utilities (logging, progress, cancellation, completion) and
-     what a result may hold (content blocks, outputSchema). 4c: the server asking the client (sampling, elicitation). 4d: stdio
+     what a result may hold (content blocks, outputSchema). 4c: the server asking the client (sampling, elicitation;
+     4c+: in 2026-07-28 through the result, MRTR; 4c++: the tasks extension, a long call as a handle). 4d: stdio
      (`python3 interfaces.py serve`, which Claude Desktop, Claude Code or the official SDK client
      can launch) and Streamable HTTP on 127.0.0.1 (MCPHttpServer: sessions, version header, Origin
      and Host checks, a call's event stream, the GET stream, resumption); bearer tokens in HTTP
@@ -82,8 +83,8 @@ warning), cookie parameters, request bodies other than JSON and forms (multipart
 are written as its encoding object asks, deepObject included), non-default styles of the other
 parameters (arrays in a query repeat the key; objects in a query are sent as JSON text), OAuth flows
 (a bearer token or an API key is supplied as is; the server publishes its protected resource
-metadata, RFC 9728), response validation (the tool returns the parsed JSON), MCP's tasks extension,
-URL-mode elicitation and sampling with tools, and URI templates beyond RFC 6570 level 1 (MCP
+metadata, RFC 9728), response validation (the tool returns the parsed JSON), the experimental tasks
+of MCP 2025-11-25 (the 2026-07-28 tasks extension is served), URL-mode elicitation and sampling with tools, and URI templates beyond RFC 6570 level 1 (MCP
 2026-07-28 is served in full beside the handshake era, its roots asked through MRTR only). In
 section 5: a real model (the gullible one
 understands four kinds of instruction and three tasks, and exists to show that every defence that
@@ -2880,7 +2881,9 @@ class MCPServer(MCPCoreServer):
     connection's sink and workers; a tool that asks the user, the host's model or the client's
     roots does it through its result (MRTR, section 4c+), with a requestState signed by
     `state_key` (give several instances the same key) that expires after STATE_TTL_S by `clock`.
-    Out of scope: the tasks extension.
+    The tasks extension (section 4c++): `task_tools` maps a tool's name to "optional" or "required"; such a tool
+    becomes a task when it calls detach() in a request that declares the extension, and stays readable for
+    `task_ttl_ms`. Not served: the experimental tasks of 2025-11-25, which the extension replaced.
     """
 
     methods = MCP_METHODS
@@ -2892,7 +2895,8 @@ class MCPServer(MCPCoreServer):
                  tokens: dict[str, set[str]] | None = None, page_size: int = 100, tool_timeout: float = 10.0,
                  session_workers: int = 8, max_message_bytes: int = MAX_MESSAGE_BYTES,
                  state_key: bytes | None = None, clock: typing.Callable[[], float] = time.time,
-                 deadlines: "Deadlines | None" = None):
+                 deadlines: "Deadlines | None" = None, task_tools: dict[str, str] | None = None,
+                 task_ttl_ms: int | None = None):
         super().__init__(registry, info=info, instructions=instructions, tokens=tokens, page_size=page_size,
                          max_message_bytes=max_message_bytes)
         self.resources, self.templates, self.prompts = list(resources), list(templates), list(prompts)
@@ -2901,24 +2905,36 @@ class MCPServer(MCPCoreServer):
         self.state_key = state_key or secrets.token_bytes(32)  # signs requestState (MRTR); share it between instances
         self.clock = clock  # when a requestState expires (wall-clock seconds)
         self.listeners: dict[tuple[int, JSON], Listener] = {}  # 2026-07-28's subscriptions/listen requests, open now
+        self.task_tools = dict(task_tools or {})  # the tools that may become tasks: {name: "optional" or "required"}
+        if wrong := {name: mode for name, mode in self.task_tools.items() if mode not in TASK_MODES}:
+            raise ValueError(f"task_tools: a mode is one of {', '.join(TASK_MODES)}; got {wrong}")
+        self.task_ttl_ms, self.max_tasks = task_ttl_ms or TASK_TTL_MS, MAX_TASKS
+        self.tasks: dict[str, MCPTask] = {}  # the live tasks, by taskId (section 4c++)
 
     def announce(self, method: str, params: dict | None = None,
                  to: typing.Callable[["MCPCoreSession"], bool] | None = None) -> None:
         """Send a notification to the sessions of the handshake era (see the core), and on every open
         subscriptions/listen stream whose filter asked for it, tagged with that stream's subscriptionId."""
         super().announce(method, params, to)
+        self.tell_listeners(method, params or {})
+
+    def tell_listeners(self, method: str, params: dict) -> None:
+        """Send a notification on every open subscriptions/listen stream whose filter asked for it."""
         with self.lock:
             listeners = list(self.listeners.values())
         for listener in listeners:
-            if listener.wants(method, params or {}):
-                listener.send(method, params or {})
+            if listener.wants(method, params):
+                listener.send(method, params)
 
     def close(self) -> None:
-        """End every listen stream (with its result), then every session."""
+        """End every listen stream (with its result), every task still running (cancelled), then every session."""
         with self.lock:
             listeners, self.listeners = list(self.listeners.values()), {}
+            tasks = list(self.tasks.values())
         for listener in listeners:
             listener.end()
+        for task in tasks:
+            task.cancel()
         super().close()
 
     def capabilities(self, version: str) -> dict:
@@ -2931,6 +2947,8 @@ class MCPServer(MCPCoreServer):
             offered["prompts"] = {"listChanged": True}
         if (self.prompts or self.templates) and version >= "2025-03-26":  # 2024-11-05 had the method, not the flag
             offered["completions"] = {}
+        if self.task_tools and version in MODERN_VERSIONS:
+            offered["extensions"] = {TASKS: {}}
         return offered
 
 
@@ -3036,9 +3054,10 @@ class MCPSession(MCPCoreSession):
         """
         from concurrent.futures import ThreadPoolExecutor
         lent = self.reader is not None and self.reader.reading()
-        if not lent and self.server.tool_timeout is None and not may_talk(self, call.progress_token is not None):
-            outcome = call_outcome(self, tool, _in_call(call, self.server.registry.call, tool.name, arguments))
-            return self._unwrap(outcome)
+        if not lent and self.server.tool_timeout is None and not call.may_detach \
+                and not may_talk(self, call.progress_token is not None):
+            result = _in_call(call, self.server.registry.call, tool.name, arguments)
+            return self._unwrap(call.error or call_outcome(self, tool, result))
         call.later = lent or (self.pipe and not _WAIT.get())  # inside a batch, its array carries the response
         future, home = None, self.home
         with self.lock:
@@ -3073,7 +3092,7 @@ class MCPSession(MCPCoreSession):
         finally:
             with self.lock:
                 self.home.running -= 1
-        self._settle(call, call_outcome(self, tool, result))
+        self._settle(call, call.error or call_outcome(self, tool, result))
 
     def _arm(self, call: "MCPCall", tool: Tool, future, began: float) -> None:
         if self.server.tool_timeout is not None:
@@ -3084,8 +3103,8 @@ class MCPSession(MCPCoreSession):
         """The call's deadline passed: answer for it, saying whether it started at all (DEADLINES runs this; future
         is None for a call run by the reader)."""
         timeout = self.server.tool_timeout
-        if future is not None and future.done():
-            return  # it has returned; its worker sends the answer
+        if (future is not None and future.done()) or call.task is not None:
+            return  # it has returned (its worker sends the answer), or it became a task, which has no deadline
         if future is not None and future.cancel():
             message = (f"{tool.name} did not start within {timeout:g} s: this session already had {self.home.running} "
                        "calls running, the most it runs at once. It did not run, so calling it again later is safe.")
@@ -3100,7 +3119,11 @@ class MCPSession(MCPCoreSession):
                                                                message=message)))
 
     def _settle(self, call: "MCPCall", outcome: "dict | RPCError") -> None:
-        """Take a call's first outcome only (the tool's, or the deadline's); over a pipe, send it now."""
+        """Take a call's first outcome only (the tool's, or the deadline's); over a pipe, send it now. The outcome of
+        a call that became a task goes to the task."""
+        if call.task is not None:
+            call.task.finish(outcome)
+            return
         with self.lock:
             if call.settled.is_set():
                 return
@@ -3213,9 +3236,11 @@ def _tools_call(session: MCPSession, params: dict, request_id: JSON) -> JSON:
     """tools/call in full: the core's checks, then the call, where it can report progress, ask the client, be
     cancelled and meet its deadline (MCPSession.start); its result in this revision's blocks."""
     tool, arguments = call_target(session, params)
+    call = MCPCall(session, request_id, params)
     if session.version in MODERN_VERSIONS:
         session.rounds = Rounds(session, "tools/call", params)
-    return session.start(MCPCall(session, request_id, params), tool, arguments)
+        task_mode(session, tool, call)
+    return session.start(call, tool, arguments)
 
 
 def call_outcome(session: MCPSession, tool: Tool, result: ToolResult) -> "dict | RPCError":
@@ -3791,9 +3816,16 @@ class MCPCall:
         self.cancelled, self.reason = False, None
         self.expired = False  # set when its deadline passed (tool_timeout): its requests to the client end (expire)
         self.watching: list[threading.Event] = []  # what wait_for waits on: a cancel sets these too
+        self.may_detach = False  # it may become a task (section 4c++): its tool is a task tool, the request declared
+        self.task: "MCPTask | None" = None  # the task it became (detach): its outcome goes there
+        self.error: RPCError | None = None  # the protocol error the tool ended it with (fail)
 
     def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        """Send notifications/progress, if the client asked for it (progress must grow from one to the next)."""
+        """Send notifications/progress, if the client asked for it (progress must grow from one to the next). A
+        task has no progress notifications: its statusMessage says how far it got (tasks/get shows it)."""
+        if self.task is not None:
+            self.task.move("working", message or (f"{progress:g} of {total:g}" if total else f"{progress:g}"))
+            return
         if self.progress_token is None:
             return
         params = {"progressToken": self.progress_token, "progress": progress} | ({"total": total} if total else {})
@@ -3810,7 +3842,8 @@ class MCPCall:
         with self.session.lock:
             self.cancelled, self.reason = True, reason
             waiting = [w for w in self.session.asked.values() if w.call is self]
-            self.session.calls.pop(self.request_id, None)
+            if self.session.calls.get(self.request_id) is self:  # a task's id may be in use by a newer call
+                del self.session.calls[self.request_id]
             self.settled.set()  # no response is sent for it
         DEADLINES.call_off(self.deadline)
         self.changed.set()
@@ -3865,6 +3898,16 @@ class MCPCall:
 
     def roots(self, key: str | None = None) -> list[dict]:
         return roots(self, key)
+
+    def detach(self, message: str | None = None) -> bool:
+        """Become a task: the request is answered now with a handle, and the tool goes on (section 4c++)."""
+        return detach(self, message)
+
+    def fail(self, code: int, message: str, data: JSON = None) -> typing.NoReturn:
+        """End the call with a JSON-RPC error, the protocol's kind of failure (a task then ends "failed"), where an
+        exception would be the tool's (an isError result the model reads)."""
+        self.error = RPCError(code, message, data)
+        raise InputRequired(message)
 
     def requires(self, method: str) -> None:
         """Refuse now unless the client declared what asking it by `method` needs (see declared)."""
@@ -4253,6 +4296,8 @@ class Listener:
     def wants(self, method: str, params: dict) -> bool:
         if method == "notifications/resources/updated":
             return params.get("uri") in self.honoured.get("resourceSubscriptions", [])
+        if method == "notifications/tasks":
+            return params.get("taskId") in self.honoured.get("taskIds", [])
         return bool(self.honoured.get(LISTEN_FILTER.get(method, "")))
 
     def send(self, method: str, params: dict) -> None:
@@ -4277,6 +4322,12 @@ def _listen(session: MCPSession, params: dict, request_id: JSON) -> JSON:
     uris = asked.get("resourceSubscriptions")
     if isinstance(uris, list) and "resources" in offered:
         honoured["resourceSubscriptions"] = [u for u in uris if isinstance(u, str)][:MAX_SUBSCRIPTIONS]
+    if "taskIds" in asked and session.server.task_tools:  # the tasks extension's status notifications (4c++)
+        if not declares_tasks(session.client_capabilities):
+            raise needs_tasks()
+        ids = asked["taskIds"] if isinstance(asked["taskIds"], list) else []
+        honoured["taskIds"] = [i for i in ids if isinstance(i, str) and i in session.server.tasks
+                               and session.server.tasks[i].principal == session.principal][:MAX_SUBSCRIPTIONS]
     listener = Listener(session.home, request_id, honoured, session.send)
     server = session.server
     with server.lock:  # the acknowledgement goes first: no notification can pass it
@@ -4290,6 +4341,238 @@ def unlisten(server: MCPServer, home: MCPSession, request_id: JSON) -> bool:
     """Close one listen stream (the client cancelled it, or its connection ended): no response is sent."""
     with server.lock:
         return server.listeners.pop((id(home), request_id), None) is not None
+
+
+# --- 4c++. The tasks extension (io.modelcontextprotocol/tasks): a long call answered with a handle ---
+# A call that takes minutes (an export, a build, a human approval) should not hold a connection open. Under
+# 2026-07-28 a server that offers the extension, asked by a client that declares it in the request's _meta, may
+# answer tools/call with a handle instead of the result: resultType "task", a taskId, a status. The client then
+# polls tasks/get until the status is terminal: "completed" (with the CallToolResult, isError included), "failed"
+# (a JSON-RPC error) or "cancelled". A task that needs the user moves to "input_required" and lists its questions
+# (inputRequests, as MRTR writes them); the client answers with tasks/update and goes on polling. tasks/cancel asks
+# it to stop. The server decides per call: here a tool becomes a task when it calls mcp_call().detach(), and
+# `task_tools` says which tools may ("optional") or must ("required": without the extension, -32021) do so.
+# A tool may first ask by MRTR (on the request itself), then detach: the two phases keep their own questions.
+
+TASKS = "io.modelcontextprotocol/tasks"  # the extension's identifier, in both sides' capabilities.extensions
+TASK_MODES = ("optional", "required")
+TERMINAL = ("completed", "failed", "cancelled")
+TASK_TTL_MS = 3_600_000  # how long a task stays readable after it was created (its ttlMs)
+TASK_POLL_MS = 500  # the polling interval a task suggests (pollIntervalMs)
+MAX_TASKS = 1_000  # tasks one server holds at once: past that, a call runs to its end on its request instead
+
+
+def declares_tasks(capabilities: JSON) -> bool:
+    """Say whether a request's clientCapabilities declare the tasks extension."""
+    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    return isinstance(extensions, dict) and TASKS in extensions
+
+
+def needs_tasks() -> RPCError:
+    """The error for a client that did not declare the extension where it is needed (-32021, naming it)."""
+    return RPCError(MISSING_CAPABILITY, f"Missing client capability: this request needs the {TASKS} extension, "
+                    f"which the request's {META}clientCapabilities does not declare",
+                    {"requiredCapabilities": {"extensions": {TASKS: {}}}})
+
+
+def _iso(seconds: float) -> str:
+    import datetime
+    when = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class MCPTask:
+    """One task: its status and what it carries (the result, the error, the open questions), who may see it, and
+    the answers that came in for its questions (tasks/update), which wake the tool that waits for them."""
+
+    def __init__(self, server: MCPServer, call: MCPCall, message: str | None):
+        self.server, self.call, self.principal = server, call, call.session.principal
+        self.task_id = secrets.token_hex(16)  # unguessable, and plain ASCII for the Mcp-Name header
+        self.status, self.message = "working", message
+        self.created = self.updated = server.clock()
+        self.ttl_ms, self.poll_ms = server.task_ttl_ms, TASK_POLL_MS
+        self.result: dict | None = None
+        self.error: dict | None = None
+        self.asked: dict[str, dict] = {}  # open questions: {key: {method, params}}
+        self.answers: dict[str, JSON] = {}  # answers received, by key (a key is never asked twice)
+        self.lock = threading.Lock()
+        self.answered = threading.Event()  # set by tasks/update when an answer arrives, and by a cancel
+
+    def view(self) -> dict:
+        """The task as tasks/get (and notifications/tasks) show it: with the result, the error or the questions
+        that its status carries."""
+        with self.lock:
+            shown = {"taskId": self.task_id, "status": self.status, "createdAt": _iso(self.created),
+                     "lastUpdatedAt": _iso(self.updated), "ttlMs": self.ttl_ms, "pollIntervalMs": self.poll_ms}
+            shown |= {"statusMessage": self.message} if self.message else {}
+            if self.status == "completed":
+                shown["result"] = self.result
+            elif self.status == "failed":
+                shown["error"] = self.error
+            elif self.status == "input_required":
+                shown["inputRequests"] = dict(self.asked)
+        return shown
+
+    def expired(self, now: float) -> bool:
+        return now > self.created + self.ttl_ms / 1000
+
+    def move(self, status: str, message: str | None = None, **fields: JSON) -> bool:
+        """Change the status (never out of a terminal one); tell the listeners who asked about this task."""
+        with self.lock:
+            if self.status in TERMINAL:
+                return False
+            self.status, self.message, self.updated = status, message, self.server.clock()
+            for name, value in fields.items():
+                setattr(self, name, value)
+        self.server.tell_listeners("notifications/tasks", self.view())
+        return True
+
+    def finish(self, outcome: "dict | RPCError") -> None:
+        """The tool's outcome: a CallToolResult completes the task (isError too), a protocol error fails it."""
+        if isinstance(outcome, RPCError):
+            error = {"code": outcome.code, "message": outcome.message} | (
+                {"data": outcome.data} if outcome.data is not None else {})
+            self.move("failed", outcome.message, error=error)
+        else:
+            self.move("completed", result={k: v for k, v in outcome.items() if k != "resultType"})
+
+    def update(self, responses: dict) -> None:
+        """Take the answers to open questions; a key that is not open (unknown, answered already) is ignored."""
+        with self.lock:
+            taken = {key: answer for key, answer in responses.items() if key in self.asked}
+            self.answers |= taken
+            for key in taken:
+                del self.asked[key]
+        if taken:
+            self.answered.set()
+
+    def cancel(self) -> None:
+        """Honoured at once: the status becomes cancelled, and the tool's sleep or wait for an answer ends."""
+        if self.move("cancelled", "cancelled by the client (tasks/cancel)"):
+            self.call.cancel("tasks/cancel")
+            self.answered.set()
+
+
+class TaskInput:
+    """What a detached tool's questions go through (in the place of Rounds): the task shows them as
+    input_required, and the tool waits until tasks/update has answered every one (or the task is cancelled)."""
+
+    def __init__(self, task: MCPTask):
+        self.task, self.error, self.count = task, None, 0
+
+    def ask(self, method: str, params: dict, key: str | None = None) -> dict:
+        self.count += 1
+        key = key or f"{CAPABILITY_OF[method][0]}_{self.count}"
+        return self.ask_all({key: (method, params)})[key]
+
+    def ask_all(self, questions: dict[str, tuple[str, dict]]) -> dict[str, dict]:
+        task = self.task
+        with task.lock:
+            task.asked |= {key: {"method": method, "params": params}
+                           for key, (method, params) in questions.items() if key not in task.answers}
+            asked = dict(task.asked)
+        if asked:
+            task.move("input_required", "waiting for the client's answers", asked=asked)
+        while True:
+            with task.lock:
+                if all(key in task.answers for key in questions) or task.status in TERMINAL:
+                    break
+                task.answered.clear()
+            if not task.answered.wait(max(0.0, task.created + task.ttl_ms / 1000 - task.server.clock())):
+                raise MCPRefused(f"{', '.join(asked)}: not answered within the task's ttlMs ({task.ttl_ms} ms)")
+        if task.call.cancelled:
+            raise Cancelled(task.call.reason)
+        task.move("working")
+        return {key: task.answers[key] for key in questions}
+
+    def missing(self, capability: str) -> None:
+        """A question the request did not declare the capability for: the task fails with -32021."""
+        self.error = RPCError(MISSING_CAPABILITY, f"Missing client capability: this task needs {capability}, which "
+                              f"the request's {META}clientCapabilities does not declare",
+                              {"requiredCapabilities": {capability: {}}})
+        raise InputRequired(capability)
+
+    def outcome(self) -> RPCError | None:
+        return self.error
+
+
+def task_mode(session: MCPSession, tool: Tool, call: MCPCall) -> None:
+    """Before a 2026-07-28 call runs: let it become a task if its tool may and the request declares the extension;
+    refuse it (-32021) if its tool must and the request does not."""
+    mode = session.server.task_tools.get(tool.name)
+    if mode is None or session.version not in MODERN_VERSIONS:
+        return
+    if declares_tasks(session.client_capabilities):
+        call.may_detach = True
+    elif mode == "required":
+        raise needs_tasks()
+
+
+def detach(call: MCPCall, message: str | None = None) -> bool:
+    """Answer the call's request now with a task (CreateTaskResult); the tool goes on, and its return becomes the
+    task's result. False, changing nothing, where no task can be made: the tool goes on and its request waits."""
+    session, server = call.session, call.session.server
+    if not call.may_detach or call.task is not None:
+        return call.task is not None
+    forget_expired(server)
+    with server.lock:
+        if len(server.tasks) >= server.max_tasks or call.settled.is_set():  # full, or the call's deadline answered it
+            return False
+        task = MCPTask(server, call, message)
+        server.tasks[task.task_id] = task  # stored before the handle is sent: tasks/get finds it at once
+    session._settle(call, server.finish("tools/call", {"resultType": "task"} | {
+        k: v for k, v in task.view().items() if k in ("taskId", "status", "statusMessage", "createdAt",
+                                                       "lastUpdatedAt", "ttlMs", "pollIntervalMs")}))
+    session.rounds, call.task = TaskInput(task), task
+    return True
+
+
+def forget_expired(server: MCPServer) -> None:
+    """Drop the tasks past their ttlMs (one still running is cancelled first)."""
+    now = server.clock()
+    with server.lock:
+        gone = [server.tasks.pop(i) for i, task in list(server.tasks.items()) if task.expired(now)]
+    for task in gone:
+        task.cancel()
+
+
+def named_task(session: MCPSession, params: dict) -> MCPTask:
+    """The task a tasks/* request names: the extension declared (-32021), the taskId one of this caller's live
+    tasks (-32602 otherwise, whether it never existed, expired or is another caller's)."""
+    if not session.server.task_tools:
+        raise RPCError(METHOD_NOT_FOUND, f"Method not found: this server does not offer the {TASKS} extension")
+    if not declares_tasks(session.client_capabilities):
+        raise needs_tasks()
+    task_id = params.get("taskId")
+    if not isinstance(task_id, str):
+        raise RPCError(INVALID_PARAMS, f"Invalid params: taskId must be a string, got {tool_core.describe(task_id)}")
+    forget_expired(session.server)
+    with session.server.lock:
+        task = session.server.tasks.get(task_id)
+    if task is None or task.principal != session.principal:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: no task {show(task_id)} (unknown, expired or not yours)")
+    return task
+
+
+@mcp_method("tasks/get", since="2026-07-28")
+def _tasks_get(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    return named_task(session, params).view()
+
+
+@mcp_method("tasks/update", since="2026-07-28")
+def _tasks_update(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    task, responses = named_task(session, params), params.get("inputResponses")
+    if not isinstance(responses, dict):
+        raise RPCError(INVALID_PARAMS, "Invalid params: inputResponses must be an object {key: answer}, got "
+                                       f"{tool_core.describe(responses)}")
+    task.update(responses)
+    return {}
+
+
+@mcp_method("tasks/cancel", since="2026-07-28")
+def _tasks_cancel(session: MCPSession, params: dict, request_id: JSON) -> dict:
+    named_task(session, params).cancel()  # a task that has ended already gets the same acknowledgement
+    return {}
 
 
 # --- 4d. Transports: stdio and Streamable HTTP, both ways (the in-process pair is MCPSession itself) ---
@@ -5312,15 +5595,20 @@ class MCPClient(MCPCoreClient):
     handshake elsewhere; the version it used is `protocol_version`. In 2026-07-28 the server's
     questions come back as a result (input_required): they are answered the same way, and the
     request is sent again with the answers (at most MAX_ROUNDS times).
+    tasks=True declares the tasks extension (2026-07-28): a tools/call the server answers with a task
+    is followed to its end (tasks/get every pollIntervalMs, through `pause`; questions answered
+    with tasks/update), so call_tool still returns the CallToolResult.
     """
 
     def __init__(self, transport, *, client_info: dict | None = None, protocol_version: str = LATEST_VERSION,
                  sampler: typing.Callable[[dict], dict] | None = None,
                  elicitor: typing.Callable[[str, dict], dict] | None = None,
-                 consent: typing.Callable[[str, dict], bool] | None = None, timeout: float = 10.0):
+                 consent: typing.Callable[[str, dict], bool] | None = None, timeout: float = 10.0,
+                 tasks: bool = False, pause: typing.Callable[[float], None] = time.sleep):
         transport = transport if hasattr(transport, "send") else Exchange(transport)  # a fake server, in a test
         super().__init__(transport, client_info=client_info, protocol_version=protocol_version, timeout=timeout)
         self.sampler, self.elicitor, self.consent = sampler, elicitor, consent or (lambda kind, params: True)
+        self.tasks, self.pause = tasks, pause  # the tasks extension declared, and how to wait between polls
         self.logs: list[dict] = []  # the params of each notifications/message
         self.shown: list[str] = []  # what the host showed its user before answering the server
 
@@ -5346,6 +5634,8 @@ class MCPClient(MCPCoreClient):
         offered = {"sampling": {}} if self.sampler else {}
         if self.elicitor and self.protocol_version >= "2025-06-18":
             offered["elicitation"] = {}
+        if self.tasks and self.protocol_version in MODERN_VERSIONS:
+            offered["extensions"] = {TASKS: {}}
         return offered
 
     def _noted(self, notification: dict) -> None:
@@ -5397,7 +5687,11 @@ class MCPClient(MCPCoreClient):
         result = self._result(self._wait_for(request_id, method, on_progress and self._progress(request_id, method,
                                                                                                 on_progress)))
         if isinstance(result, dict) and result.get("resultType") == "input_required":
-            return self._answer_and_retry(method, params, result, on_progress)
+            result = self._answer_and_retry(method, params, result, on_progress)
+        if isinstance(result, dict) and result.get("resultType") == "task" and not (self.tasks and method == "tools/call"):
+            raise RPCError(INTERNAL_ERROR, f"{method}: the server answered with a task, which "
+                           + ("the tasks extension allows for tools/call only" if self.tasks else
+                              f"this client did not ask for (it does not declare {TASKS})"))
         return result
 
     def _answer_and_retry(self, method: str, params: dict | None, asked: dict, on_progress) -> JSON:
@@ -5513,6 +5807,8 @@ class MCPClient(MCPCoreClient):
         """Call a tool; return the CallToolResult (protocol errors are raised as RPCError). structuredContent
         that does not fit the tool's listed outputSchema is reported in alerts and dropped."""
         result = self.request("tools/call", {"name": name, "arguments": arguments}, on_progress=on_progress)
+        if isinstance(result, dict) and result.get("resultType") == "task":
+            result = self.follow_task(result)
         schema = next((t.get("outputSchema") for t in self.tools if t.get("name") == name), None)
         if isinstance(result, dict) and "structuredContent" in result and isinstance(schema, dict):
             if problems := tool_core.validate(schema, result["structuredContent"]):
@@ -5520,6 +5816,47 @@ class MCPClient(MCPCoreClient):
                                    "dropped")
                 result = {k: v for k, v in result.items() if k != "structuredContent"}
         return result
+
+    def follow_task(self, task: dict) -> dict:
+        """Follow a task (a CreateTaskResult, then each tasks/get) to its end; return its CallToolResult. Its
+        questions are answered as a request's would be (shown to the user, consent), each key once, with
+        tasks/update. A failed task is raised as its RPCError, a cancelled one as Cancelled; polling stops after
+        the task's ttlMs of pauses (TimeoutError)."""
+        task_id, answered, waited = task.get("taskId"), set(), 0.0
+        if not isinstance(task_id, str):
+            raise RPCError(INTERNAL_ERROR, f"the server's task has no taskId: {show(task, limit=200)}")
+        while True:
+            status, ttl = task.get("status"), task.get("ttlMs")
+            if status == "completed" and isinstance(task.get("result"), dict):
+                return task["result"]
+            if status == "failed":
+                error = task.get("error") if isinstance(task.get("error"), dict) else {}
+                raise RPCError(error.get("code", INTERNAL_ERROR), error.get("message", "the task failed"),
+                               error.get("data"))
+            if status == "cancelled":
+                raise Cancelled(f"task {task_id} was cancelled: {task.get('statusMessage', '')}".rstrip(": "))
+            if status not in ("working", "input_required"):
+                raise RPCError(INTERNAL_ERROR, f"task {task_id}: unknown status {show(status)}")
+            asked = task.get("inputRequests") if status == "input_required" else None
+            fresh = {k: r for k, r in asked.items() if k not in answered and isinstance(r, dict)} \
+                if isinstance(asked, dict) else {}
+            if fresh:  # the same question comes back on every poll until the server has taken its answer
+                answers = {key: self._serve(str(r.get("method")), r.get("params") if isinstance(r.get("params"), dict)
+                                            else {}) for key, r in fresh.items()}
+                answered |= set(fresh)
+                self.request("tasks/update", {"taskId": task_id, "inputResponses": answers})
+            else:
+                if isinstance(ttl, int) and waited * 1000 >= ttl:
+                    raise TimeoutError(f"task {task_id} did not end within its ttlMs ({ttl} ms)")
+                seconds = task.get("pollIntervalMs", TASK_POLL_MS) / 1000 \
+                    if isinstance(task.get("pollIntervalMs"), int) else TASK_POLL_MS / 1000
+                self.pause(seconds)
+                waited += seconds
+            task = self.request("tasks/get", {"taskId": task_id})
+
+    def cancel_task(self, task_id: str) -> None:
+        """Ask the server to stop a task (tasks/cancel); it says so on the next tasks/get."""
+        self.request("tasks/cancel", {"taskId": task_id})
 
     def list_resources(self) -> list[dict]:
         """Fetch every page of resources/list."""
@@ -5977,9 +6314,10 @@ class PageClock:
         """The host has seen page_seen's progress: the next page may start."""
         self.turns[page_seen + 1].set()
 
-    def wait(self, call: "MCPCall", page: int) -> None:
-        """Wait until this page may start; raise Cancelled if the client cancels first."""
-        if page > 1:
+    def wait(self, call: "MCPCall", page: int, first: bool = False) -> None:
+        """Wait until this page may start (the first page too, when `first`); raise Cancelled if the client cancels
+        first."""
+        if page > 1 or first:
             call.wait_for(self.turns[page])
 
 
@@ -5988,8 +6326,9 @@ def _extra_tools(registry: ToolRegistry, steps_done: list[int], clock: PageClock
     model (sampling), a digest that asks the user for a missing field (elicitation)."""
     def export_directory(pages: int = 10) -> str:
         call = mcp_call()
+        as_task = call.detach(f"exporting {pages} pages")  # where the server and the request allow (demo 6)
         for page in range(1, pages + 1):
-            clock.wait(call, page)  # the time one page takes; a cancel ends the wait at once
+            clock.wait(call, page, first=as_task)  # the time one page takes; a cancel ends the wait at once
             steps_done.append(page)  # one page of the directory written out
             call.progress(page, pages, f"exported page {page} of {pages}")
         return f"exported {pages} pages"
@@ -6135,6 +6474,8 @@ REVISION_CHANGES = [  # what 2026-07-28 changed, and the cost in the handshake e
      "a proxy routes without reading the body"),
     ("lists", "read again after list_changed", "ttlMs and cacheScope on each", "a cache may keep them"),
     ("ping, logging/setLevel", "methods", "gone; a logLevel in each request's _meta", "no state to set"),
+    ("a call lasting minutes", "the request stays open", "a task: a handle at once, then tasks/get",
+     "no connection is held for minutes"),
 ]
 
 
@@ -6154,6 +6495,11 @@ def _one_line(message: dict) -> str:
             said = f' "{params.get("message")}" (a request of the server\'s: the call waits for it)'
         return method + said
     result = message.get("result") if isinstance(message.get("result"), dict) else {}
+    if "taskId" in result:  # the tasks extension: the handle, then the task as each tasks/get shows it
+        said = f'{result["status"]} "{result.get("statusMessage", "")}"' if result["status"] != "completed" else \
+            f'completed: {result["result"]["content"][0]["text"]}'
+        return (f"result task {said}; taskId ({len(result['taskId'])} characters), poll every "
+                f"{result['pollIntervalMs']} ms" if result.get("resultType") == "task" else f"result: {said}")
     if result.get("resultType") == "input_required":
         asked = "; ".join(f'{key} = {q["method"]} "{q["params"].get("message")}"'
                           for key, q in result["inputRequests"].items())
@@ -6168,6 +6514,36 @@ def _one_line(message: dict) -> str:
         text = result["content"][0].get("text", "")
         return f"result: {text[:72] + '...' if len(text) > 75 else text}"
     return f"result: {show(result, limit=60)}"
+
+
+def _export_as_task(backend: CardinalServer, pages: int = 3) -> list[str]:
+    """The long export of demo 5 as a task (the tasks extension): the handle at once, then each poll. The host's
+    pause between polls turns the export's page (PageClock), then waits until the task shows that page done, so
+    what each poll sees is fixed by construction, never by how fast the machine is."""
+    steps, clock = [], PageClock()
+    server = cardinal_mcp_server(backend.url, backend.api.token, spec=backend.api.spec, clock=lambda: DEMO_NOW,
+                                 task_tools={"export_directory": "optional"})
+    server.set_registry(ToolRegistry(list(server.registry) + _extra_tools(server.registry, steps, clock)))
+
+    def host_pause(seconds: float) -> None:
+        done = len(steps)
+        clock.tick(done)  # page done + 1 may start
+        task = next(iter(server.tasks.values()))
+        wanted = "completed" if done + 1 == pages else f"exported page {done + 1} of {pages}"
+        for _ in range(5000):  # a bound for a broken demo only: each wait ends when the tool got there
+            if wanted in (task.status, task.message):
+                return
+            clock.turns[0].wait(0.001)
+        raise TimeoutError(f"the export never showed {wanted!r}")
+
+    host = MCPClient(InProcess(server.session()), tasks=True, pause=host_pause)
+    host.connect()
+    host.call_tool("export_directory", {"pages": pages})
+    host.close()
+    server.close()
+    sent = [json.loads(text) for _, text in host.messages][2:]  # from the tools/call on
+    return ["2026-07-28 with the tasks extension: the long export answered at once with a handle, then polled",
+            *(f"  {way} {_one_line(message)}" for (way, _), message in zip(host.messages[2:], sent)), ""]
 
 
 @tool_core.preformatted
@@ -6202,10 +6578,15 @@ def demo_two_revisions() -> str:
                 out.append("")
             old.close()
             new.close()
+        export = _export_as_task(backend)
     out += ["Instance A took the answer to a question B asked: what the first round learned, and who asked, came "
             "back in", "the signed requestState, and the two instances share only its key. The tool ran twice, once a "
             "round; it",
             f"asks before it writes, so the backend made {made} digest{'s' if made != 1 else ''} in that exchange.", "",
+            *export,
+            "Between polls nothing is held open, and the handle outlives a dropped connection. A task that needs the "
+            "user shows", "input_required with its questions, answered with tasks/update (tests/conformance_server.py's "
+            "confirm_delete).", "",
             "What 2026-07-28 changed, and why (a remote server behind a load balancer):",
             format_table(["", "2025-11-25", "2026-07-28", "so that"], [list(row) for row in REVISION_CHANGES])]
     return "\n".join(out)
@@ -9230,7 +9611,8 @@ def _modern_request(headers: typing.Mapping[str, str], message: JSON) -> bool:
     return stated or (bool(header) and header not in MCP_VERSIONS)
 
 
-ROUTED_BY_NAME = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}  # what Mcp-Name repeats
+ROUTED_BY_NAME = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri",  # what Mcp-Name repeats
+                  "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 
 
 def header_mismatch(headers: typing.Mapping[str, str], message: dict, schema: JSON = None) -> str:

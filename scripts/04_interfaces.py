@@ -17,7 +17,8 @@ Demo 4: inbound vs outbound auth on MCP's core: no token, the agent's read-only 
 
 Demo 6: the revision of 2026-07-28 beside 2025-11-25: the same question to the user, message by
         message (a request of the server's mid-call, then an input_required result and the
-        retry, across two instances behind a round-robin balancer), and what changed and why.
+        retry, across two instances behind a round-robin balancer); the long export of demo 5 as
+        a task (the tasks extension: a handle at once, then polls); what changed and why.
 Real HTTP on 127.0.0.1 with ephemeral ports; every server is stopped before the script ends.
 Runs offline in well under a second. No randomness, so no --seed.
 """

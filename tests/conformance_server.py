@@ -2,7 +2,7 @@
 
 Built from interfaces.py alone (the lab's MCPServer, its call context and content blocks); the texts
 are the ones the suite's scenarios name (npm package @modelcontextprotocol/conformance: 0.1.16, and 0.2.0-alpha.12
-for 2026-07-28, `--requirements 2026-07-28`).
+for 2026-07-28, `--requirements 2026-07-28`, whose tasks-* scenarios check the tasks extension).
 Run it, then point the suite at it (Node 22 and npm, outside this repository; the lab never needs them):
 
     python3 tests/conformance_server.py --port 18710            # Streamable HTTP at http://127.0.0.1:18710/mcp
@@ -216,6 +216,77 @@ def modern_tools() -> list[Tool]:
              lambda region=None: f"Region: {region}", read_only=True, fill_none=("region",))]
 
 
+def _slow_compute(seconds: float, label: str) -> str:
+    call = mcp_call()
+    if seconds > 0:
+        call.detach(f"computing {label}")  # a task when the request declares the extension; else it just waits
+    call.sleep(seconds)  # a cancel (tasks/cancel) ends it here
+    return f"Computed {label} in {seconds:g} s."
+
+
+def _failing_job() -> str:
+    mcp_call().detach("running a job that will fail")
+    raise ToolExecutionError("The job failed: its input was rejected", retryable=False)  # completed, isError
+
+
+def _protocol_error_job() -> str:
+    call = mcp_call()
+    call.detach("running a job whose backend goes away")
+    call.fail(interfaces.INTERNAL_ERROR, "Internal error: the job's backend went away")  # failed, with this error
+
+
+def _confirm_delete(filename: str) -> str:
+    call = mcp_call()
+    call.detach(f"deleting {filename}")
+    answer = call.elicit(f"Delete {filename}?", {"type": "object", "properties": {
+        "confirm": {"type": "boolean", "description": "Delete the file"}}, "required": ["confirm"]}, key="confirm")
+    if answer["action"] == "accept" and answer["content"].get("confirm"):
+        return f"Deleted {filename}."
+    return f"Kept {filename}."
+
+
+def _multi_input() -> str:
+    call = mcp_call()
+    call.detach("collecting two answers")
+    form = {"type": "object", "properties": {"name": {"type": "string"}, "confirm": {"type": "boolean"}}}
+    answers = call.ask_all({"first": ("elicitation/create", {"message": "First answer?", "requestedSchema": form}),
+                            "second": ("elicitation/create", {"message": "Second answer?", "requestedSchema": form})})
+    return "Got " + " and ".join(str(answers[key].get("content", {}).get("name")) for key in ("first", "second")) + "."
+
+
+def _greet_later() -> str:
+    call = mcp_call()
+    answer = call.elicit("What is your name?", {"type": "object", "properties": {"name": {"type": "string"}},
+                                               "required": ["name"]}, key="user_name")  # MRTR, before the task
+    call.detach("greeting")
+    call.sleep(STEP)
+    return f"Hello, {answer['content']['name']}!"
+
+
+TASK_TOOLS = {"slow_compute": "optional", "failing_job": "required", "protocol_error_job": "optional",
+              "confirm_delete": "optional", "multi_input": "optional", "test_tool_with_task": "required"}
+
+
+def task_tools() -> list[Tool]:
+    """The tools of the tasks extension's scenarios (tasks-*, io.modelcontextprotocol/tasks; TASK_TOOLS says which
+    may or must become tasks) and the plain greet they compare them with."""
+    compute = {"type": "object", "required": ["seconds", "label"], "properties": {
+        "seconds": {"type": "number", "minimum": 0, "maximum": 600}, "label": {"type": "string"}}}
+    name = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    filename = {"type": "object", "required": ["filename"], "properties": {"filename": {"type": "string"}}}
+    return [Tool("greet", "Greet someone, at once", name, lambda name: f"Hello, {name}!", read_only=True),
+            Tool("slow_compute", "Compute for some seconds (a task, when the client takes tasks)", compute,
+                 _slow_compute, read_only=True),
+            Tool("failing_job", "A job (always a task) whose tool fails", NO_ARGUMENTS, _failing_job, read_only=True),
+            Tool("protocol_error_job", "A job (a task) that ends in a JSON-RPC error", NO_ARGUMENTS,
+                 _protocol_error_job, read_only=True),
+            Tool("confirm_delete", "Delete a file once the user confirms (a task that asks)", filename,
+                 _confirm_delete),
+            Tool("multi_input", "A task that asks two questions at once", NO_ARGUMENTS, _multi_input, read_only=True),
+            Tool("test_tool_with_task", "Ask the user's name (MRTR), then greet them in a task", NO_ARGUMENTS,
+                 _greet_later, read_only=True)]
+
+
 SCHEMA_2020_12 = {  # 0.2.0's version of the scenario's schema: composition, conditionals and an anchor besides
     "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
     "$defs": {"address": {"$anchor": "addressDef", "type": "object",
@@ -259,7 +330,7 @@ def conformance_tools() -> list[Tool]:
              read_only=True),
         Tool("test_reconnection", "Close the call's event stream mid-call, then answer", NO_ARGUMENTS, _reconnection,
              read_only=True),
-    ] + modern_tools()
+    ] + modern_tools() + task_tools()
 
 
 def _template_data(id: str) -> str:
@@ -318,7 +389,7 @@ def conformance_server() -> interfaces.MCPServer:
     resources, templates, prompts = conformance_primitives()
     registry = VerbatimRegistry([in_words(tool) for tool in conformance_tools()])  # passes an IsError on as it is
     return interfaces.MCPServer(registry, resources=resources, templates=templates, prompts=prompts,
-                                info={"name": "lab-conformance", "version": "1.0.0"})
+                                info={"name": "lab-conformance", "version": "1.0.0"}, task_tools=TASK_TOOLS)
 
 
 def main(argv: list[str] | None = None) -> int:

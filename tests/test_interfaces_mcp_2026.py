@@ -754,11 +754,20 @@ class DemoSix(unittest.TestCase):
         self.assertEqual(length, len(base64.urlsafe_b64encode(body.encode())) + 1 + 43)
         self.assertIn("so the backend made 1 digest in that exchange", self.rest)  # asked first, written once
 
+    def test_the_long_export_becomes_a_task_polled_until_its_last_page(self):
+        section = self.rest.split("2026-07-28 with the tasks extension", 1)[1].split("\n\n", 1)[0]
+        self.assertEqual(self.arrows(section), ["-> tools/call", "<- result", "-> tasks/get", "<- result",
+                                                "-> tasks/get", "<- result", "-> tasks/get", "<- result"])
+        self.assertIn('<- result task working "exporting 3 pages"; taskId (32 characters), poll every 500 ms', section)
+        seen = [line.split("<- result: ", 1)[1] for line in section.splitlines() if "<- result: " in line]
+        self.assertEqual(seen, ['working "exported page 1 of 3"', 'working "exported page 2 of 3"',
+                                "completed: exported 3 pages"])  # each poll after the host turned one page
+
     def test_the_table_of_changes(self):
-        rows = [line for line in self.rest.splitlines() if line and not line.startswith(("-", " ", "What", "Instance",
-                                                                                          "the signed", "asks before"))]
-        self.assertEqual(len(rows), len(interfaces.REVISION_CHANGES))
-        self.assertTrue(rows[1].startswith("the server asks the user"))
+        table = self.rest.split("What 2026-07-28 changed", 1)[1].splitlines()[3:]
+        self.assertEqual(len(table), len(interfaces.REVISION_CHANGES))
+        self.assertTrue(table[1].startswith("the server asks the user"))
+        self.assertTrue(table[-1].startswith("a call lasting minutes"))
 
 
 if __name__ == "__main__":

@@ -391,6 +391,20 @@ class CoreOverStdio2026(CoreOverStdio):
     """The same over stdio in 2026-07-28 (a process of its own): every line a request on its own."""
     era = "2026-07-28"
 
+    def test_tasks_over_stdio(self):
+        """The tasks extension where the reading thread runs the call: the handle goes out while the tool goes on."""
+        client = self.shared
+        client.tasks, client.pause = True, lambda seconds: threading.Event().wait(0.005)
+        self.addCleanup(setattr, client, "tasks", False)
+        self.assertEqual(texts(client.call_tool("slow_compute", {"seconds": 0.02, "label": "stdio"})),
+                         "Computed stdio in 0.02 s.")
+        with self.assertRaises(RPCError) as caught:
+            client.call_tool("protocol_error_job", {})
+        self.assertEqual((caught.exception.code, caught.exception.message),
+                         (INTERNAL_ERROR, "Internal error: the job's backend went away"))
+        sent = [json.loads(text) for direction, text in client.messages if direction == "->"]
+        self.assertIn("tasks/get", [m.get("method") for m in sent])
+
 
 # --- Resources ---
 
