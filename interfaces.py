@@ -4565,6 +4565,10 @@ def _tasks_update(session: MCPSession, params: dict, request_id: JSON) -> dict:
     if not isinstance(responses, dict):
         raise RPCError(INVALID_PARAMS, "Invalid params: inputResponses must be an object {key: answer}, got "
                                        f"{tool_core.describe(responses)}")
+    if wrong := [key for key in responses if key in task.asked and not isinstance(responses[key], dict)]:
+        raise RPCError(INVALID_PARAMS, f"Invalid params: inputResponses[{wrong[0]!r}] must be the client's result "
+                                       f"for the request it answers (an object), got "
+                                       f"{tool_core.describe(responses[wrong[0]])}")
     task.update(responses)
     return {}
 

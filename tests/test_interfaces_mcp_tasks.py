@@ -281,9 +281,14 @@ class Input(WithTasks):
             "second": {"action": "accept", "content": {"name": "b"}}}})
         self.assertEqual(self.status_becomes(task_id, "completed")["result"]["content"][0]["text"], "a+b")
 
-    def test_input_responses_must_be_an_object(self):
+    def test_input_responses_must_be_an_object_and_each_answer_too(self):
         task_id = self.call("two_questions")["taskId"]
         self.assertEqual(self.error("tasks/update", {"taskId": task_id, "inputResponses": ["a"]})[0], INVALID_PARAMS)
+        self.status_becomes(task_id, "input_required")
+        code, _, message = self.error("tasks/update", {"taskId": task_id, "inputResponses": {"first": "yes"}})
+        self.assertEqual(code, INVALID_PARAMS)
+        self.assertIn("inputResponses['first']", message)
+        self.assertEqual(list(self.get(task_id)["inputRequests"]), ["first", "second"])  # nothing was taken
 
 
 class Cancelling(WithTasks):
