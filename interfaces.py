@@ -4206,9 +4206,7 @@ class Rounds:
 
     def missing(self, capability: str) -> None:
         """Stop the tool: it needs a capability the request did not declare (-32021)."""
-        self.error = RPCError(MISSING_CAPABILITY, f"Missing client capability: this request needs {capability}, which "
-                              f"the request's {META}clientCapabilities does not declare", {"requiredCapabilities":
-                                                                                            {capability: {}}})
+        self.error = missing_capability(capability, {capability: {}})
         raise InputRequired(capability)
 
     def outcome(self) -> "dict | RPCError | None":
@@ -4248,6 +4246,12 @@ class Rounds:
             raise RPCError(INVALID_PARAMS, "Invalid params: this requestState has expired; send the request again "
                                            "without it")
         return body["a"]
+
+
+def missing_capability(needed: str, required: dict) -> RPCError:
+    """-32021: the request needs a capability its _meta's clientCapabilities do not declare (data names it)."""
+    return RPCError(MISSING_CAPABILITY, f"Missing client capability: this request needs {needed}, which the "
+                    f"request's {META}clientCapabilities does not declare", {"requiredCapabilities": required})
 
 
 def _request_digest(method: str, params: dict) -> str:
@@ -4370,9 +4374,7 @@ def declares_tasks(capabilities: JSON) -> bool:
 
 def needs_tasks() -> RPCError:
     """The error for a client that did not declare the extension where it is needed (-32021, naming it)."""
-    return RPCError(MISSING_CAPABILITY, f"Missing client capability: this request needs the {TASKS} extension, "
-                    f"which the request's {META}clientCapabilities does not declare",
-                    {"requiredCapabilities": {"extensions": {TASKS: {}}}})
+    return missing_capability(f"the {TASKS} extension", {"extensions": {TASKS: {}}})
 
 
 def _iso(seconds: float) -> str:
@@ -4487,9 +4489,7 @@ class TaskInput:
 
     def missing(self, capability: str) -> None:
         """A question the request did not declare the capability for: the task fails with -32021."""
-        self.error = RPCError(MISSING_CAPABILITY, f"Missing client capability: this task needs {capability}, which "
-                              f"the request's {META}clientCapabilities does not declare",
-                              {"requiredCapabilities": {capability: {}}})
+        self.error = missing_capability(capability, {capability: {}})
         raise InputRequired(capability)
 
     def outcome(self) -> RPCError | None:

@@ -473,6 +473,16 @@ class Client(unittest.TestCase):
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback must not go through a proxy
 
 
+def exchange(request: urllib.request.Request) -> tuple[int, dict, bytes]:
+    """Send one HTTP request (no proxy); return its status, headers and body, an error status included."""
+    try:
+        with OPENER.open(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return exc.code, dict(exc.headers), exc.read()
+
+
 class OverHTTP(unittest.TestCase):
     """Streamable HTTP in 2026-07-28: one POST per request, no session; its routing headers must say what its body
     says; the status tells what went wrong; a request that asked for progress or log messages gets an event stream,
@@ -493,12 +503,7 @@ class OverHTTP(unittest.TestCase):
                                          method=method, headers={"Content-Type": "application/json",
                                                                  "Accept": "application/json, text/event-stream"}
                                          | routing | (headers or {}))
-        try:
-            with OPENER.open(request, timeout=10) as response:
-                return response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as exc:
-            with exc:
-                return exc.code, dict(exc.headers), exc.read()
+        return exchange(request)
 
     def rpc(self, method: str, params: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
         status, _, data = self.post({"jsonrpc": "2.0", "id": 5, "method": method,
@@ -652,13 +657,7 @@ class ProtectedResource(unittest.TestCase):
     """RFC 9728: an endpoint that takes tokens publishes where a host gets one, and names that place in each 401."""
 
     def get(self, url: str, headers: dict | None = None, data: bytes | None = None) -> tuple[int, dict, bytes]:
-        request = urllib.request.Request(url, data=data, headers=headers or {})
-        try:
-            with OPENER.open(request, timeout=10) as response:
-                return response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as exc:
-            with exc:
-                return exc.code, dict(exc.headers), exc.read()
+        return exchange(urllib.request.Request(url, data=data, headers=headers or {}))
 
     def test_the_metadata_and_the_challenge_that_points_at_it(self):
         endpoint = MCPHttpServer(server(tokens={"t": {"tools:read"}}),

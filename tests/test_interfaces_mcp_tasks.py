@@ -9,14 +9,15 @@ import json
 import sys
 import threading
 import unittest
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # for the HTTP helper of the 2026-07-28 tests
 
 import interfaces  # noqa: E402
 from interfaces import Cancelled, MCPHttpServer, MCPServer, RPCError, mcp_call  # noqa: E402
+from test_interfaces_mcp_2026 import exchange  # noqa: E402
 from tool_core import Tool, ToolExecutionError, ToolRegistry  # noqa: E402
 
 TASKS = "io.modelcontextprotocol/tasks"
@@ -461,9 +462,6 @@ class Eventual:
         pass
 
 
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
 class OverHTTP(unittest.TestCase):
     """Streamable HTTP: Mcp-Name carries the taskId on tasks/get, update and cancel, and must say what the body
     says; the methods the extension removed (tasks/result, tasks/list) are not found."""
@@ -484,12 +482,8 @@ class OverHTTP(unittest.TestCase):
         request = urllib.request.Request(self.endpoint.url, data=json.dumps(body).encode(), headers={
             "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
             | interfaces.routing_headers(body) | (headers or {}))
-        try:
-            with OPENER.open(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            with exc:
-                return exc.code, json.loads(exc.read())
+        status, _, data = exchange(request)
+        return status, json.loads(data)
 
     def test_the_task_id_travels_in_mcp_name(self):
         status, created = self.rpc("tools/call", {"name": "export", "arguments": {}})
