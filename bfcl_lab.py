@@ -2844,12 +2844,19 @@ def schema_problems(where: str, schema: JSON) -> list[str]:
     if schema.get("type") != "object":
         return [f'{where}.type: must be "object" (a tool takes an object of named arguments), got '
                 f"{tool_core.show(schema.get('type'))}"]
-    found = [f"{where}{error[1:]}" for error in tool_core.validate(TOOL_SCHEMA_META, schema)]
+    return [where + problem for problem in _schema_problems(json.dumps(schema))]
+
+
+@functools.lru_cache(maxsize=1024)
+def _schema_problems(schema_text: str) -> tuple[str, ...]:
+    """schema_problems' checks, once per distinct schema: a loop sends the same tools with every request."""
+    schema = json.loads(schema_text)
+    found = [error[1:] for error in tool_core.validate(TOOL_SCHEMA_META, schema)]
     try:
         tool_core.check_schema(schema)
     except ValueError as exc:
-        found.append(f"{where}: JSON schema is invalid: {exc}")
-    return found
+        found.append(f": JSON schema is invalid: {exc}")
+    return tuple(found)
 
 
 def _positive_int(value: JSON) -> bool:

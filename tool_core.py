@@ -164,6 +164,7 @@ def is_retryable(exc: BaseException) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"[A-Za-z]+|[0-9]+|[^\sA-Za-z0-9]+")
+_TOKEN_CHUNK = re.compile(r"[A-Za-z]{1,8}|[0-9]{1,3}|[^\sA-Za-z0-9]{1,2}")  # one match per token, in ASCII text
 
 
 def count_tokens(text: str) -> int:
@@ -175,6 +176,8 @@ def count_tokens(text: str) -> int:
     compares sizes, it does not bill them.
     Example: 'get_incident("E-1474")' -> 9  (get _ incident (" E - 1474:2 ")
     """
+    if text.isascii():  # the same count in one pass of the regex (every stand-in request counts its whole history)
+        return len(_TOKEN_CHUNK.findall(text))
     total = 0
     for piece in _TOKEN.findall(text):
         per = 8 if piece[0].isascii() and piece[0].isalpha() else 3 if piece[0].isdigit() else 2

@@ -131,6 +131,15 @@ class CountTokens(unittest.TestCase):
     def test_grows_with_text(self):
         self.assertEqual(count_tokens("abc def " * 10), 20)
 
+    def test_the_same_rule_beyond_ascii(self):
+        # hand counts: a non-ASCII letter starts an "other" run (per 2); a run that starts with a non-ASCII digit
+        # costs one per 3 characters; ASCII text beside them is counted as above
+        cases = [("é", 1), ("éé中", 2), ("٣٣٣", 1), ("٣٣٣٣", 2), ("café", 2), ("abc—def", 3), ("x\u00a0y", 2)]
+        for text, expected in cases:
+            with self.subTest(text=text):
+                self.assertEqual(count_tokens(text), expected)
+        self.assertEqual(count_tokens("abcdefghi 1234 {}}" * 3), 3 * (2 + 2 + 2))  # long ASCII: 18
+
 
 class FormatTable(unittest.TestCase):
     """format_table: exact layouts written by hand, wrapped cells included."""
