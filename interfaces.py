@@ -4520,9 +4520,7 @@ def detach(call: MCPCall, message: str | None = None) -> bool:
             return False
         task = MCPTask(server, call, message)
         server.tasks[task.task_id] = task  # stored before the handle is sent: tasks/get finds it at once
-    session._settle(call, server.finish("tools/call", {"resultType": "task"} | {
-        k: v for k, v in task.view().items() if k in ("taskId", "status", "statusMessage", "createdAt",
-                                                       "lastUpdatedAt", "ttlMs", "pollIntervalMs")}))
+    session._settle(call, server.finish("tools/call", {"resultType": "task"} | task.view()))  # a working task
     session.rounds, call.task = TaskInput(task), task
     return True
 
