@@ -1344,6 +1344,15 @@ class LeftOut(unittest.TestCase):
                       "its API classes, and the lab has no port of SomeAPI", err)
 
 
+def write_data_dir(data: Path, questions: dict, answers: dict) -> None:
+    """A BFCL data folder: each category's question file, and its possible answers where it has some (irrelevance
+    has none), written as BFCL ships them (no final newline)."""
+    for category, lines in questions.items():
+        write(data / f"BFCL_v4_{category}.json", lines, final_newline=False)
+        if category in answers:
+            write(data / "possible_answer" / f"BFCL_v4_{category}.json", answers[category], final_newline=False)
+
+
 class ResultDir(unittest.TestCase):
     """--result-dir: every model folder, every BFCL_v4_<category>_result.json at any depth; --score-dir as bfcl's."""
 
@@ -1351,11 +1360,7 @@ class ResultDir(unittest.TestCase):
     def setUpClass(cls):
         root = scratch()
         cls.result, cls.data, cls.score = root / "result", root / "data", root / "score"
-        for category, questions in DIR_QUESTIONS.items():
-            write(cls.data / f"BFCL_v4_{category}.json", questions, final_newline=False)
-            if category in DIR_ANSWERS:  # irrelevance has no possible-answer file
-                write(cls.data / "possible_answer" / f"BFCL_v4_{category}.json", DIR_ANSWERS[category],
-                      final_newline=False)
+        write_data_dir(cls.data, DIR_QUESTIONS, DIR_ANSWERS)
         for model, results in ((PROMPT_MODEL, PROMPT_RESULTS), (FC_MODEL, FC_RESULTS)):
             for category, lines in results.items():
                 group = "" if (model, category) == (FC_MODEL, "irrelevance") else "non_live"  # any depth
@@ -1562,11 +1567,7 @@ class LiveScores(unittest.TestCase):
     def setUpClass(cls):
         root = scratch()
         cls.result, cls.data, cls.score = root / "result", root / "data", root / "score"
-        for category, questions in LIVE_QUESTIONS.items():
-            write(cls.data / f"BFCL_v4_{category}.json", questions, final_newline=False)
-            if category in LIVE_ANSWERS:
-                write(cls.data / "possible_answer" / f"BFCL_v4_{category}.json", LIVE_ANSWERS[category],
-                      final_newline=False)
+        write_data_dir(cls.data, LIVE_QUESTIONS, LIVE_ANSWERS)
         for model, results in LIVE_RESULTS.items():
             for category, lines in results.items():
                 write(cls.result / model / "live" / f"BFCL_v4_{category}_result.json", lines)
